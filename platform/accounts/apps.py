@@ -1,0 +1,10 @@
+"""App configuration for ``accounts``."""
+
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """Configuration of the ``accounts`` app."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "accounts"

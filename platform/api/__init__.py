@@ -1,0 +1,1 @@
+"""The REST API (Django REST framework) and its OpenAPI schema."""

@@ -1,0 +1,250 @@
+"""API serializers. Private fields (source, logs, stderr, fault details) only reach the owner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from api.permissions import is_owner
+from bots.models import Bot, BotVersion
+from matches.models import Match, Participant
+from ratings.models import Rating
+from rulesets.engine import validate_options
+from rulesets.models import RuleSet
+
+
+def _user(serializer: serializers.BaseSerializer) -> Any:
+    request = serializer.context.get("request")
+    return getattr(request, "user", None)
+
+
+class RuleSetSerializer(serializers.ModelSerializer):
+    """A rule set; staff may create custom ones (options validated by the engine)."""
+
+    class Meta:
+        model = RuleSet
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "source",
+            "options",
+            "min_players",
+            "max_players",
+            "is_preset",
+            "is_active",
+        ]
+        read_only_fields = ["min_players", "max_players", "is_preset"]
+
+    def validate_options(self, value: Any) -> dict[str, Any]:
+        """Check the options with ``arena.rules``."""
+        try:
+            return validate_options(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+
+    def create(self, validated_data: dict[str, Any]) -> RuleSet:
+        """Fill the player counts from the options."""
+        options = validated_data["options"]
+        validated_data["min_players"] = options.get("min_players", 2)
+        validated_data["max_players"] = options.get("max_players", 10)
+        validated_data["created_by"] = _user(self)
+        return super().create(validated_data)
+
+    def update(self, instance: RuleSet, validated_data: dict[str, Any]) -> RuleSet:
+        """Presets are owned by the engine and cannot be edited."""
+        if instance.is_preset:
+            raise serializers.ValidationError("Presets mirror the engine and cannot be changed.")
+        if "options" in validated_data:
+            validated_data["min_players"] = validated_data["options"].get("min_players", 2)
+            validated_data["max_players"] = validated_data["options"].get("max_players", 10)
+        return super().update(instance, validated_data)
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    """A version; the smoke-test log is shown to the owner only."""
+
+    bot = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    smoke_log = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BotVersion
+        fields = [
+            "id",
+            "bot",
+            "number",
+            "filename",
+            "entry_point",
+            "sha256",
+            "size",
+            "file_count",
+            "smoke_status",
+            "smoke_checked_at",
+            "smoke_log",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    def get_smoke_log(self, obj: BotVersion) -> str | None:
+        """The log for the owner and staff, ``null`` for everybody else."""
+        return obj.smoke_log if is_owner(_user(self), obj.bot) else None
+
+
+class VersionUploadSerializer(serializers.Serializer):
+    """An upload: one source file, or a zip with its entry point."""
+
+    file = serializers.FileField()
+    entry_point = serializers.CharField(required=False, allow_blank=True, default="")
+    activate = serializers.BooleanField(required=False, default=True)
+
+
+class BotSerializer(serializers.ModelSerializer):
+    """A bot. ``active_version`` (a version id of this bot) may be switched by the owner."""
+
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    active_version = serializers.PrimaryKeyRelatedField(
+        queryset=BotVersion.objects.defer("archive"), required=False, allow_null=True
+    )
+    active_version_number = serializers.IntegerField(
+        source="active_version.number", read_only=True, default=None
+    )
+    smoke_status = serializers.CharField(source="active_version.smoke_status", read_only=True, default=None)
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "description",
+            "language",
+            "owner",
+            "is_active",
+            "active_version",
+            "active_version_number",
+            "smoke_status",
+            "created_at",
+        ]
+        read_only_fields = ["id", "owner", "created_at"]
+
+    def validate_active_version(self, value: BotVersion | None) -> BotVersion | None:
+        """Only a version of this very bot."""
+        if value is not None and (self.instance is None or value.bot_id != self.instance.pk):
+            raise serializers.ValidationError("That version does not belong to this bot.")
+        return value
+
+
+class ParticipantSerializer(serializers.ModelSerializer):
+    """A seat; fault details and stderr are for the bot's owner only."""
+
+    bot = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    version = serializers.IntegerField(source="bot_version.number", read_only=True)
+    fault_detail = serializers.SerializerMethodField()
+    stderr = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Participant
+        fields = [
+            "seat",
+            "bot",
+            "version",
+            "place",
+            "score",
+            "rating_before",
+            "rating_after",
+            "fault_kind",
+            "fault_decision",
+            "fault_detail",
+            "stderr",
+        ]
+        read_only_fields = fields
+
+    def get_fault_detail(self, obj: Participant) -> str | None:
+        """Private: owner and staff only."""
+        return obj.fault_detail if is_owner(_user(self), obj.bot) else None
+
+    def get_stderr(self, obj: Participant) -> str | None:
+        """Private: owner and staff only."""
+        return obj.stderr if is_owner(_user(self), obj.bot) else None
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A match with its seats and the replay's URL once finished."""
+
+    ruleset = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    participants = ParticipantSerializer(many=True, read_only=True)
+    replay_url = serializers.SerializerMethodField()
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "ruleset",
+            "status",
+            "seed",
+            "rated",
+            "duplicate",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "attempts",
+            "decisions",
+            "error",
+            "participants",
+            "replay_url",
+        ]
+        read_only_fields = fields
+
+    def get_replay_url(self, obj: Match) -> str | None:
+        """Where the replay JSON is served (finished matches)."""
+        request = self.context.get("request")
+        if obj.status != "finished" or request is None:
+            return None
+        return request.build_absolute_uri(f"/api/matches/{obj.pk}/replay/")
+
+
+class ChallengeSerializer(serializers.Serializer):
+    """A challenge: your bot against chosen opponents on a rule set."""
+
+    ruleset = serializers.SlugRelatedField(slug_field="slug", queryset=RuleSet.objects.filter(is_active=True))
+    bot = serializers.SlugRelatedField(slug_field="name", queryset=Bot.objects.all(), help_text="Your bot.")
+    opponents = serializers.SlugRelatedField(
+        slug_field="name", queryset=Bot.objects.all(), many=True, help_text="Any active bots."
+    )
+    rated = serializers.BooleanField(default=True)
+
+    def validate_bot(self, value: Bot) -> Bot:
+        """You challenge with a bot of yours."""
+        if not is_owner(_user(self), value):
+            raise serializers.ValidationError("You can only challenge with your own bot.")
+        return value
+
+
+class LeaderboardEntrySerializer(serializers.ModelSerializer):
+    """One row of a leaderboard."""
+
+    rank = serializers.IntegerField(read_only=True)
+    bot = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    bot_id = serializers.IntegerField(read_only=True)
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    provisional = serializers.BooleanField(read_only=True)
+    win_rate = serializers.FloatField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Rating
+        fields = [
+            "rank",
+            "bot",
+            "bot_id",
+            "owner",
+            "elo",
+            "games",
+            "wins",
+            "win_rate",
+            "provisional",
+            "last_played",
+        ]
+        read_only_fields = fields

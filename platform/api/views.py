@@ -1,0 +1,189 @@
+"""API views: bots, versions, rule sets, matches, replays, leaderboards and challenges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.permissions import IsOwnerOrReadOnly, IsStaffOrReadOnly, is_owner
+from api.serializers import (
+    BotSerializer,
+    BotVersionSerializer,
+    ChallengeSerializer,
+    LeaderboardEntrySerializer,
+    MatchSerializer,
+    RuleSetSerializer,
+    VersionUploadSerializer,
+)
+from bots.models import Bot, BotVersion
+from bots.services import create_version
+from bots.storage import source_files
+from matches.models import Match, Participant
+from matches.replay_http import replay_response
+from matches.services import create_match
+from matches.throttling import ChallengeThrottle
+from ratings.queries import leaderboard, number_rows
+from rulesets.models import RuleSet
+
+
+def _drf_error(exc: DjangoValidationError) -> serializers.ValidationError:
+    return serializers.ValidationError({"detail": exc.messages})
+
+
+class RuleSetViewSet(viewsets.ModelViewSet):
+    """Rule sets (presets mirror the engine); staff may add custom ones."""
+
+    serializer_class = RuleSetSerializer
+    permission_classes = [IsStaffOrReadOnly]
+    lookup_field = "slug"
+    queryset = RuleSet.objects.all()
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+
+class BotViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Bots: public list and detail; the owner edits, deactivates and switches the active version."""
+
+    serializer_class = BotSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[Bot]:
+        """Bots with owner and active version joined (archive never loaded)."""
+        return Bot.objects.select_related("owner", "active_version").defer("active_version__archive")
+
+    def perform_create(self, serializer: Any) -> None:
+        """The creator owns the bot."""
+        serializer.save(owner=self.request.user)
+
+    @extend_schema(
+        request={"multipart/form-data": VersionUploadSerializer}, responses=BotVersionSerializer(many=True)
+    )
+    @action(detail=True, methods=["get", "post"], parser_classes=[MultiPartParser, FormParser])
+    def versions(self, request: Request, pk: str | None = None) -> Response:
+        """GET: the bot's versions. POST (owner): upload a new version (file + entry_point)."""
+        bot = self.get_object()
+        if request.method == "GET":
+            qs = bot.versions.defer("archive").select_related("bot")
+            return Response(BotVersionSerializer(qs, many=True, context={"request": request}).data)
+        upload = VersionUploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        file = upload.validated_data["file"]
+        try:
+            version = create_version(
+                bot,
+                file.name,
+                file.read(),
+                upload.validated_data["entry_point"],
+                upload.validated_data["activate"],
+            )
+        except DjangoValidationError as exc:
+            raise _drf_error(exc) from exc
+        data = BotVersionSerializer(version, context={"request": request}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class VersionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Versions (public status; log and source for the owner)."""
+
+    serializer_class = BotVersionSerializer
+
+    def get_queryset(self) -> QuerySet[BotVersion]:
+        """Versions without their archive."""
+        return BotVersion.objects.defer("archive").select_related("bot")
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def source(self, request: Request, pk: str | None = None) -> Response:
+        """The version's source files (owner and staff only)."""
+        version = self.get_object()
+        if not is_owner(request.user, version.bot):
+            return Response(
+                {"detail": "Only the owner can see the source."}, status=status.HTTP_403_FORBIDDEN
+            )
+        files = {name: data.decode("utf-8", "replace") for name, data in source_files(version).items()}
+        return Response({"entry_point": version.entry_point, "files": files})
+
+
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    """Matches with their seats; the replay JSON once finished."""
+
+    serializer_class = MatchSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        """Matches with rule set, creator and seats prefetched."""
+        seats = Participant.objects.select_related("bot", "bot_version").defer("bot_version__archive")
+        qs = Match.objects.select_related("ruleset", "created_by").prefetch_related(
+            Prefetch("participants", seats)
+        )
+        bot = self.request.query_params.get("bot")
+        if bot:
+            qs = qs.filter(participants__bot__name=bot)
+        return qs
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def replay(self, request: Request, pk: str | None = None) -> HttpResponse:
+        """The replay JSON (gzip-encoded when accepted)."""
+        match = get_object_or_404(Match.objects.only("id"), pk=pk)
+        return replay_response(request._request, match.pk)
+
+
+class LeaderboardView(generics.ListAPIView):
+    """The ladder of one rule set, best first, paginated."""
+
+    serializer_class = LeaderboardEntrySerializer
+
+    def get_queryset(self) -> Any:
+        """Ratings of the rule set named in the URL."""
+        ruleset = get_object_or_404(RuleSet, slug=self.kwargs["slug"])
+        return leaderboard(ruleset)
+
+    def paginate_queryset(self, queryset: Any) -> list[Any] | None:
+        """Number the rows of the page with their rank."""
+        page = super().paginate_queryset(queryset)
+        if page is None:
+            return None
+        paginator = self.paginator
+        number = int(getattr(getattr(paginator, "page", None), "number", 1))
+        size = int(paginator.get_page_size(self.request) or 50) if paginator else 50
+        return number_rows(page, (number - 1) * size + 1)
+
+
+class ChallengeView(APIView):
+    """Challenge: queue a match of your bot against chosen opponents (rate-limited per user)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ChallengeThrottle]
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+
+    @extend_schema(request=ChallengeSerializer, responses={201: MatchSerializer})
+    def post(self, request: Request) -> Response:
+        """Create the match; it is run by a worker as soon as one is free."""
+        serializer = ChallengeSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            match = create_match(
+                data["ruleset"],
+                [data["bot"], *data["opponents"]],
+                rated=data["rated"],
+                created_by=request.user,
+            )
+        except DjangoValidationError as exc:
+            raise _drf_error(exc) from exc
+        match = Match.objects.select_related("ruleset").prefetch_related("participants__bot").get(pk=match.pk)
+        return Response(
+            MatchSerializer(match, context={"request": request}).data, status=status.HTTP_201_CREATED
+        )

@@ -1,0 +1,1 @@
+"""Bots and their uploaded versions, validation and smoke tests."""

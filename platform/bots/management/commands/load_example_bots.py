@@ -1,0 +1,61 @@
+"""``manage.py load_example_bots``: load ``bots_examples/*.py`` as bots of a system user (idempotent)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+
+from bots.models import Bot
+from bots.services import create_version
+from bots.validation import validate_upload
+
+
+class Command(BaseCommand):
+    """Create one bot per example file; upload a new version only when the file changed."""
+
+    help = "Load the example bots (bots_examples/*.py) owned by a system user; safe to run repeatedly."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        """``--dir`` to load from another folder."""
+        parser.add_argument("--dir", default=str(settings.UNO_ARENA_EXAMPLES_DIR))
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        """Load every ``*.py`` file of the folder."""
+        folder = Path(options["dir"])
+        files = (
+            sorted(p for p in folder.glob("*.py") if not p.name.startswith("_")) if folder.is_dir() else []
+        )
+        if not files:
+            self.stdout.write(f"no example bots in {folder}")
+            return
+        user, created = get_user_model().objects.get_or_create(
+            username=settings.UNO_ARENA_SYSTEM_USER, defaults={"first_name": "Example bots"}
+        )
+        if created:
+            user.set_unusable_password()
+            user.save()
+        for path in files:
+            self.load(user, path)
+
+    def load(self, user: Any, path: Path) -> None:
+        """Create or update the bot of one example file."""
+        data = path.read_bytes()
+        name = path.stem.replace("_", "-")
+        bot, _ = Bot.objects.get_or_create(
+            name=name, defaults={"owner": user, "description": f"Example bot from bots_examples/{path.name}."}
+        )
+        if bot.owner_id != user.pk:
+            self.stderr.write(f"skipped {name}: a bot of that name belongs to someone else")
+            return
+        sha = hashlib.sha256(validate_upload(path.name, data).archive).hexdigest()
+        current = bot.active_version
+        if current is not None and current.sha256 == sha:
+            self.stdout.write(f"{name}: up to date (v{current.number}, {current.smoke_status})")
+            return
+        version = create_version(bot, path.name, data)
+        self.stdout.write(f"{name}: loaded v{version.number} (smoke test queued)")

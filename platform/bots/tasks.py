@@ -1,0 +1,93 @@
+"""Celery task: smoke-test a new version in the sandbox before it may play rated games."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import traceback
+from datetime import timedelta
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import transaction
+from django.utils import timezone
+
+from bots.models import BotVersion, SmokeStatus
+
+log = logging.getLogger(__name__)
+#: The smoke test plays one short hand of this preset, two copies of the bot against each other.
+SMOKE_RULESET = "classic-single"
+SMOKE_TIME_LIMIT = 120
+
+
+def smoke_test(version: BotVersion) -> tuple[bool, str]:
+    """Play a one-hand match of the version against itself; pass if neither seat faulted.
+
+    Returns (passed, log). Starting the bot, the handshake and every decision go through the same
+    referee and sandbox as real matches.
+    """
+    from arena.rules import preset
+    from matches.play import play
+
+    seed = secrets.randbelow(2**31)
+    lines = [f"smoke test: {SMOKE_RULESET}, 2 seats, seed {seed}"]
+    result = play(preset(SMOKE_RULESET), [version, version], seed)
+    lines.append(f"decisions played: {result.decisions}")
+    ok = result.decisions > 0
+    for seat, fault in enumerate(result.faults):
+        if fault is not None:
+            ok = False
+            lines.append(f"seat {seat}: FAULT {fault.kind} at decision {fault.decision}: {fault.message}")
+            if fault.stderr_tail:
+                lines.append(f"stderr:\n{fault.stderr_tail}")
+    for seat, stderr in enumerate(result.stderr):
+        if stderr.strip():
+            lines.append(f"--- seat {seat} stderr (tail) ---\n{stderr[-4000:]}")
+    lines.append("PASSED" if ok else "FAILED")
+    return ok, "\n".join(lines)
+
+
+@shared_task(
+    bind=True,
+    name="bots.tasks.smoke_test_version",
+    acks_late=True,
+    soft_time_limit=SMOKE_TIME_LIMIT,
+    time_limit=SMOKE_TIME_LIMIT + 30,
+)
+def smoke_test_version(self: object, version_id: int) -> str:
+    """Run the smoke test of a pending version and store the status and the log (idempotent)."""
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().select_related("bot").filter(pk=version_id).first()
+        if version is None or version.smoke_status != SmokeStatus.PENDING:
+            return "skipped"
+        version.smoke_status = SmokeStatus.RUNNING
+        version.smoke_checked_at = timezone.now()
+        version.save(update_fields=["smoke_status", "smoke_checked_at"])
+    try:
+        ok, text = smoke_test(version)
+    except SoftTimeLimitExceeded:
+        ok, text = False, f"the smoke test took more than {SMOKE_TIME_LIMIT} s"
+    except Exception:
+        log.exception("smoke test of version %s crashed", version_id)
+        ok, text = False, "the smoke test could not run:\n" + traceback.format_exc()
+    BotVersion.objects.filter(pk=version_id, smoke_status=SmokeStatus.RUNNING).update(
+        smoke_status=SmokeStatus.PASSED if ok else SmokeStatus.FAILED,
+        smoke_log=text[-64 * 1024 :],
+        smoke_checked_at=timezone.now(),
+    )
+    return "passed" if ok else "failed"
+
+
+def reap_smoke_tests() -> int:
+    """Re-queue smoke tests stuck in running (worker died) or pending for long (message lost)."""
+    from bots.services import enqueue_smoke_test
+
+    cutoff = timezone.now() - timedelta(seconds=SMOKE_TIME_LIMIT * 3)
+    BotVersion.objects.filter(smoke_status=SmokeStatus.RUNNING, smoke_checked_at__lt=cutoff).update(
+        smoke_status=SmokeStatus.PENDING
+    )
+    stale = BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, created_at__lt=cutoff)
+    ids = list(stale.values_list("pk", flat=True)[:100])
+    for version_id in ids:
+        enqueue_smoke_test(version_id)
+    return len(ids)

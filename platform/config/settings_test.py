@@ -1,0 +1,21 @@
+"""Settings for the test suite: the real settings with an in-memory broker and fast hashing.
+
+``DATABASE_URL`` is honoured, so the same tests run on PostgreSQL and SQLite.
+"""
+
+import tempfile
+from pathlib import Path
+
+from config.settings import *  # noqa: F403
+
+CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, str] = {}
+CELERY_TASK_ALWAYS_EAGER = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+UNO_ARENA_BOT_CACHE = Path(tempfile.mkdtemp(prefix="uno-arena-test-bots-"))
+UNO_ARENA_RUNNER = "process"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

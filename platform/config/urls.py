@@ -1,0 +1,12 @@
+"""Root URL configuration: the site, accounts, the API and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("api/", include(("api.urls", "api"), namespace="api")),
+    path("api-auth/", include("rest_framework.urls")),
+    path("", include("web.urls")),
+]

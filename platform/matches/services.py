@@ -1,0 +1,196 @@
+"""The match life cycle: create, claim, record the result (one transaction), fail, reap."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from bots.models import Bot, BotVersion, SmokeStatus
+from matches.models import Match, MatchStatus, Participant, Replay
+from ratings.services import apply_match
+from rulesets.models import RuleSet
+
+log = logging.getLogger(__name__)
+MAX_TEXT = 64 * 1024
+
+
+def create_match(
+    ruleset: RuleSet,
+    bots: Sequence[Bot],
+    rated: bool,
+    created_by: Any = None,
+    seed: int | None = None,
+    duplicate: bool = False,
+) -> Match:
+    """Queue a match between the bots' active versions, seated in the given order.
+
+    Raises ``ValidationError`` if the table is not allowed: player count outside the rule set's
+    range, an inactive bot or one without a version, a version that failed its smoke test, or
+    (rated) a version that has not passed it yet or a bot taking two seats.
+    """
+    if not ruleset.is_active:
+        raise ValidationError(f"The rule set {ruleset.slug} is not active.")
+    if not ruleset.min_players <= len(bots) <= ruleset.max_players:
+        raise ValidationError(
+            f"{ruleset.slug} is played by {ruleset.min_players} to {ruleset.max_players} players, "
+            f"not {len(bots)}."
+        )
+    if rated and len({bot.pk for bot in bots}) != len(bots):
+        raise ValidationError("A bot may take only one seat in a rated match.")
+    versions: list[BotVersion] = []
+    for bot in bots:
+        version = bot.active_version
+        if not bot.is_active or version is None:
+            raise ValidationError(f"{bot.name} is not active or has no version.")
+        if version.smoke_status == SmokeStatus.FAILED:
+            raise ValidationError(f"{bot.name} v{version.number} failed its smoke test.")
+        if rated and version.smoke_status != SmokeStatus.PASSED:
+            raise ValidationError(
+                f"{bot.name} v{version.number} has not passed its smoke test yet (rated match)."
+            )
+        versions.append(version)
+    with transaction.atomic():
+        match = Match.objects.create(
+            ruleset=ruleset,
+            rated=rated,
+            duplicate=duplicate,
+            created_by=created_by,
+            seed=seed if seed is not None else secrets.randbelow(2**31),
+        )
+        Participant.objects.bulk_create(
+            Participant(match=match, seat=seat, bot=bot, bot_version=version)
+            for seat, (bot, version) in enumerate(zip(bots, versions, strict=True))
+        )
+        transaction.on_commit(lambda: enqueue_match(match.pk))
+    return match
+
+
+def enqueue_match(match_id: int) -> None:
+    """Send the match to the ``matches`` queue (a lost message is re-sent by the reaper)."""
+    from matches.tasks import run_match_task
+
+    try:
+        run_match_task.delay(match_id)
+    except Exception:
+        log.exception("could not queue match %s", match_id)
+
+
+def claim(match_id: int, worker: str = "", task_id: str = "") -> Match | None:
+    """Move a queued match to running and count the attempt; ``None`` if it is not queued.
+
+    This is the idempotency gate: a redelivered task finds the match running, finished or failed
+    and does nothing.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != MatchStatus.QUEUED:
+            return None
+        match.status = MatchStatus.RUNNING
+        match.started_at = timezone.now()
+        match.attempts += 1
+        match.worker = worker[:200]
+        match.task_id = task_id[:100]
+        match.error = ""
+        match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
+    return match
+
+
+def record_result(match_id: int, attempt: int, result: Any) -> bool:
+    """Store the replay, places, scores, faults and rating changes of a match in ONE transaction.
+
+    Only the claim that is still current may write: if the match is no longer running on this
+    attempt (a reaper re-queued it, or the result was already stored), nothing is written and
+    ``False`` is returned, so a match is never counted twice.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != MatchStatus.RUNNING or match.attempts != attempt:
+            return False
+        seats = list(match.participants.order_by("seat"))
+        place_of: dict[int, int] = {}
+        for index, group in enumerate(result.places, start=1):
+            for seat in group:
+                place_of[seat] = index
+        for seat in seats:
+            index = seat.seat
+            seat.place = place_of.get(index)
+            seat.score = result.scores[index] if index < len(result.scores) else None
+            fault = result.faults[index] if index < len(result.faults) else None
+            if fault is not None:
+                seat.fault_kind = str(fault.kind)[:30]
+                seat.fault_decision = fault.decision
+                seat.fault_detail = f"{fault.message}\n\n{fault.stderr_tail}".strip()[:MAX_TEXT]
+            seat.stderr = (result.stderr[index] if index < len(result.stderr) else "")[-MAX_TEXT:]
+        match.status = MatchStatus.FINISHED
+        match.finished_at = timezone.now()
+        match.decisions = result.decisions
+        data, size = Replay.pack(result.replay)
+        Replay.objects.update_or_create(match=match, defaults={"data": data, "size": size})
+        if match.rated:
+            apply_match(match, seats)
+        Participant.objects.bulk_update(
+            seats,
+            [
+                "place",
+                "score",
+                "fault_kind",
+                "fault_decision",
+                "fault_detail",
+                "stderr",
+                "rating_before",
+                "rating_after",
+            ],
+        )
+        match.save(update_fields=["status", "finished_at", "decisions"])
+    return True
+
+
+def fail(match_id: int, attempt: int | None, error: str, retry: bool = False) -> str | None:
+    """End a running attempt with an error: back to ``queued`` if ``retry`` and attempts are left,
+    otherwise ``failed``. Returns the new status, or ``None`` if the attempt is no longer current."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status not in (MatchStatus.RUNNING, MatchStatus.QUEUED):
+            return None
+        if attempt is not None and match.attempts != attempt:
+            return None
+        match.error = error[-MAX_TEXT:]
+        if retry and match.attempts < settings.UNO_ARENA_MATCH_MAX_ATTEMPTS:
+            match.status = MatchStatus.QUEUED
+            match.started_at = None
+            transaction.on_commit(lambda: enqueue_match(match_id))
+        else:
+            match.status = MatchStatus.FAILED
+            match.finished_at = timezone.now()
+        match.save(update_fields=["status", "error", "started_at", "finished_at"])
+        return match.status
+
+
+def reap_stale(now: Any = None) -> dict[str, int]:
+    """Re-queue (or fail, when out of attempts) running matches whose worker has not finished in
+    time, and re-send queued matches whose message may have been lost. Returns counts."""
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.UNO_ARENA_REAP_AFTER)
+    counts = {"requeued": 0, "failed": 0, "resent": 0}
+    stuck = Match.objects.filter(status=MatchStatus.RUNNING, started_at__lt=stale).values_list(
+        "pk", "attempts"
+    )
+    for match_id, attempts in list(stuck):
+        status = fail(match_id, attempts, "worker lost or over the time limit (reaped)", retry=True)
+        if status == MatchStatus.QUEUED:
+            counts["requeued"] += 1
+        elif status == MatchStatus.FAILED:
+            counts["failed"] += 1
+    forgotten = Match.objects.filter(status=MatchStatus.QUEUED, created_at__lt=stale, started_at__isnull=True)
+    for match_id in list(forgotten.values_list("pk", flat=True)[:500]):
+        enqueue_match(match_id)  # duplicates are harmless: claim() lets one through
+        counts["resent"] += 1
+    return counts

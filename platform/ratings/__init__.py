@@ -1,0 +1,1 @@
+"""Elo ratings per (bot, rule set) with immutable history, and leaderboards."""

@@ -1,0 +1,22 @@
+"""Routes of the server-rendered pages."""
+
+from django.urls import path
+
+from web import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("bots/", views.bot_list, name="bot-list"),
+    path("bots/new/", views.bot_create, name="bot-create"),
+    path("bots/<int:pk>/", views.bot_detail, name="bot-detail"),
+    path("bots/<int:pk>/edit/", views.bot_edit, name="bot-edit"),
+    path("bots/<int:pk>/upload/", views.version_upload, name="version-upload"),
+    path("bots/<int:pk>/v/<int:number>/", views.version_detail, name="version-detail"),
+    path("bots/<int:pk>/v/<int:number>/activate/", views.version_activate, name="version-activate"),
+    path("rules/", views.ruleset_list, name="ruleset-list"),
+    path("rules/<slug:slug>/", views.leaderboard, name="leaderboard"),
+    path("matches/", views.match_list, name="match-list"),
+    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
+    path("matches/<int:pk>/replay.json", views.match_replay, name="match-replay"),
+    path("challenge/", views.challenge, name="challenge"),
+]

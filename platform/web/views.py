@@ -1,0 +1,225 @@
+"""Server-rendered pages: home, bots, versions, leaderboards, matches, challenges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from bots.models import Bot, BotVersion
+from bots.services import create_version, set_active_version
+from bots.storage import source_files
+from matches.models import Match, MatchStatus, Participant
+from matches.replay_http import replay_response
+from matches.services import create_match
+from matches.throttling import ChallengeThrottle
+from ratings.models import Rating
+from ratings.queries import leaderboard as leaderboard_query
+from ratings.queries import number_rows
+from rulesets.models import RuleSet
+from web.forms import BotEditForm, BotForm, ChallengeForm, UploadForm
+
+PAGE_SIZE = 50
+
+
+def _seats() -> Prefetch:
+    return Prefetch("participants", Participant.objects.select_related("bot").order_by("seat"))
+
+
+def _own_bot(request: HttpRequest, pk: int) -> Bot:
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    if not bot.is_owned_by(request.user):
+        raise PermissionDenied("Only the bot's owner can do this.")
+    return bot
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Rule sets and the latest matches."""
+    rulesets = RuleSet.objects.filter(is_active=True)
+    latest = Match.objects.select_related("ruleset").prefetch_related(_seats())[:10]
+    return render(request, "web/home.html", {"rulesets": rulesets, "latest": latest})
+
+
+def bot_list(request: HttpRequest) -> HttpResponse:
+    """All bots, paginated."""
+    bots = Bot.objects.select_related("owner", "active_version").defer("active_version__archive")
+    page = Paginator(bots, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "web/bot_list.html", {"page": page})
+
+
+@login_required
+def bot_create(request: HttpRequest) -> HttpResponse:
+    """Create a bot, then upload its first version."""
+    form = BotForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        bot = form.save(commit=False)
+        bot.owner = request.user  # type: ignore[assignment]
+        bot.save()
+        messages.success(request, f"Bot {bot.name} created. Now upload its first version.")
+        return redirect("version-upload", pk=bot.pk)
+    return render(request, "web/form.html", {"form": form, "title": "New bot", "multipart": False})
+
+
+def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A bot: ratings on every rule set, recent matches, versions (log links for the owner)."""
+    bot = get_object_or_404(
+        Bot.objects.select_related("owner", "active_version").defer("active_version__archive"), pk=pk
+    )
+    ratings = {r.ruleset_id: r for r in Rating.objects.filter(bot=bot)}
+    rows = [(rs, ratings.get(rs.pk)) for rs in RuleSet.objects.filter(is_active=True)]
+    recent = (
+        Participant.objects.filter(bot=bot)
+        .select_related("match__ruleset", "bot_version")
+        .only(
+            "seat",
+            "place",
+            "score",
+            "rating_before",
+            "rating_after",
+            "fault_kind",
+            "match__id",
+            "match__status",
+            "match__rated",
+            "match__created_at",
+            "match__finished_at",
+            "match__ruleset__slug",
+            "bot_version__number",
+        )
+        .order_by("-match_id")[:20]
+    )
+    versions = bot.versions.defer("archive").order_by("-number")
+    context = {
+        "bot": bot,
+        "rows": rows,
+        "recent": recent,
+        "versions": versions,
+        "is_owner": bot.is_owned_by(request.user),
+    }
+    return render(request, "web/bot_detail.html", context)
+
+
+@login_required
+def bot_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owner: edit the description, activate or deactivate."""
+    bot = _own_bot(request, pk)
+    form = BotEditForm(request.POST or None, instance=bot)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Saved.")
+        return redirect(bot)
+    return render(request, "web/form.html", {"form": form, "title": f"Edit {bot.name}", "multipart": False})
+
+
+@login_required
+def version_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owner: upload a new version (validated; nothing is stored on error)."""
+    bot = _own_bot(request, pk)
+    form = UploadForm(request.POST or None, request.FILES or None, initial={"activate": True})
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            version = create_version(
+                bot,
+                upload.name,
+                upload.read(),
+                form.cleaned_data["entry_point"],
+                form.cleaned_data["activate"],
+            )
+        except ValidationError as exc:
+            for message in exc.messages:
+                form.add_error("file", message)
+        else:
+            messages.success(request, f"Version {version.number} uploaded; its smoke test is queued.")
+            return redirect(version)
+    title = f"Upload a version of {bot.name}"
+    return render(request, "web/form.html", {"form": form, "title": title, "multipart": True})
+
+
+def version_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A version: public status; smoke log and source for the owner."""
+    version = get_object_or_404(
+        BotVersion.objects.defer("archive").select_related("bot__owner"), bot_id=pk, number=number
+    )
+    is_owner = version.bot.is_owned_by(request.user)
+    files: dict[str, str] = {}
+    if is_owner:
+        files = {name: data.decode("utf-8", "replace") for name, data in source_files(version).items()}
+    return render(
+        request, "web/version_detail.html", {"version": version, "is_owner": is_owner, "files": files}
+    )
+
+
+@login_required
+@require_POST
+def version_activate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Owner: make this version the active one."""
+    bot = _own_bot(request, pk)
+    version = get_object_or_404(BotVersion.objects.defer("archive"), bot=bot, number=number)
+    set_active_version(bot, version)
+    messages.success(request, f"Version {number} is now active.")
+    return redirect(bot)
+
+
+def ruleset_list(request: HttpRequest) -> HttpResponse:
+    """All rule sets, with links to their leaderboards."""
+    return render(request, "web/ruleset_list.html", {"rulesets": RuleSet.objects.filter(is_active=True)})
+
+
+def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ladder of a rule set: rank, bot, owner, Elo, games, win rate, last played (paginated)."""
+    ruleset = get_object_or_404(RuleSet, slug=slug)
+    page = Paginator(leaderboard_query(ruleset), PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = number_rows(page.object_list, page.start_index())
+    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "page": page, "rows": rows})
+
+
+def match_list(request: HttpRequest) -> HttpResponse:
+    """All matches, newest first."""
+    qs = Match.objects.select_related("ruleset").prefetch_related(_seats())
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "web/match_list.html", {"page": page})
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A match: status, seats with places, scores, rating changes; faults in full for owners."""
+    match = get_object_or_404(Match.objects.select_related("ruleset", "created_by"), pk=pk)
+    seats = list(match.participants.select_related("bot", "bot_version").defer("bot_version__archive"))
+    rows = [(seat, seat.bot.is_owned_by(request.user)) for seat in seats]
+    finished = match.status == MatchStatus.FINISHED
+    return render(request, "web/match_detail.html", {"match": match, "rows": rows, "finished": finished})
+
+
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay JSON of a finished match."""
+    return replay_response(request, pk)
+
+
+@login_required
+def challenge(request: HttpRequest) -> HttpResponse:
+    """Challenge other bots with one of yours (rate-limited per user, like the API)."""
+    form = ChallengeForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        if not ChallengeThrottle().allow_request(request, None):  # type: ignore[arg-type]
+            form.add_error(None, "You have sent too many challenges; please wait a while.")
+        else:
+            data: dict[str, Any] = form.cleaned_data
+            bots = [
+                data["bot"],
+                *[b for b in data["opponents"] if b.pk != data["bot"].pk or not data["rated"]],
+            ]
+            try:
+                match = create_match(data["ruleset"], bots, rated=data["rated"], created_by=request.user)
+            except ValidationError as exc:
+                for message in exc.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, f"Match {match.pk} is queued.")
+                return redirect(match)
+    return render(request, "web/challenge.html", {"form": form})
