@@ -1,0 +1,52 @@
+"""Test helpers: a fake referee result and bot factories (imported as ``tests.platform.factories``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.models import Bot, BotVersion, SmokeStatus
+from bots.services import create_version
+
+BOT_SOURCE = b"""import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("type") == "hello":
+        print(json.dumps({"type": "hello", "name": "t"}), flush=True)
+    elif "legal" in msg:
+        print(json.dumps({"action": msg["legal"][0]}), flush=True)
+"""
+
+
+@dataclass
+class FakeFault:
+    """Stands in for ``arena.referee.Fault``."""
+
+    kind: str = "timeout"
+    decision: int = 3
+    message: str = "no answer within 1.0 s"
+    stderr_tail: str = "Traceback: secret"
+
+
+@dataclass
+class FakeResult:
+    """Stands in for ``arena.referee.MatchResult`` (same attributes)."""
+
+    places: list[list[int]]
+    scores: list[int]
+    faults: list[Any] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+    replay: dict[str, Any] = field(default_factory=lambda: {"format": 1, "events": [{"t": "deal"}] * 50})
+    decisions: int = 42
+
+
+def make_bot(user: Any, name: str, passed: bool = True, source: bytes = BOT_SOURCE) -> Bot:
+    """A bot with one version, smoke test passed (or pending)."""
+    bot = Bot.objects.create(owner=user, name=name, description=f"{name} test bot")
+    version = create_version(bot, "bot.py", source)
+    if passed:
+        BotVersion.objects.filter(pk=version.pk).update(
+            smoke_status=SmokeStatus.PASSED, smoke_log="secret log"
+        )
+    bot.refresh_from_db()
+    return bot
