@@ -1,0 +1,343 @@
+"""The :class:`~sandbox.base.BotConnection` implementation shared by the runners.
+
+:class:`PipeConnection` speaks lines over raw file descriptors: ``poll`` + ``os.read`` into one buffer
+on the way in (the per-decision hot path: no thread hand-off, no Python-level buffering layers), a
+non-blocking ``os.write`` on the way out, and stderr drained continuously by a thread into a capped
+:class:`StderrTail`. Subclasses say how to kill, reap and clean up (:class:`ProcessConnection` for
+programs we spawn; the docker runner has its own).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from pathlib import Path
+
+from sandbox.base import Limits
+from sandbox.cgroups import BotCgroup
+from sandbox.errors import BotExited, BotOutputTooLong, BotTimeout
+
+log = logging.getLogger(__name__)
+
+READ_CHUNK = 65536
+_POLLIN = select.POLLIN | select.POLLHUP | select.POLLERR
+_POLLOUT = select.POLLOUT | select.POLLHUP | select.POLLERR
+
+
+class StderrTail:
+    """A thread-safe byte sink that keeps only the last ``cap`` bytes written to it."""
+
+    def __init__(self, cap: int) -> None:
+        self._cap = cap
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+        self.total = 0
+        """Bytes written in all (kept or not)."""
+
+    def write(self, data: bytes) -> None:
+        """Append ``data``, dropping the oldest bytes beyond the cap."""
+        with self._lock:
+            self.total += len(data)
+            if len(data) >= self._cap:
+                self._buf[:] = data[-self._cap :]
+                return
+            self._buf += data
+            if len(self._buf) > self._cap:
+                del self._buf[: len(self._buf) - self._cap]
+
+    def text(self) -> str:
+        """The kept bytes, decoded as UTF-8 (invalid bytes replaced)."""
+        with self._lock:
+            return self._buf.decode("utf-8", "replace")
+
+
+def drain(
+    read: Callable[[], bytes], tail: StderrTail, on_eof: Callable[[], None], name: str
+) -> threading.Thread:
+    """Start a daemon thread that calls ``read()`` until it returns ``b""`` (or fails), feeding ``tail``,
+    then calls ``on_eof`` (which closes the stream: the thread owns it, so its fd is never reused under it).
+    """
+
+    def run() -> None:
+        try:
+            while True:
+                try:
+                    data = read()
+                except OSError:
+                    break
+                if not data:
+                    break
+                tail.write(data)
+        finally:
+            on_eof()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    return thread
+
+
+class PipeConnection(ABC):
+    """Line I/O with a bot over a write fd (its stdin) and a read fd (its stdout), and a stderr tail.
+
+    Subclasses implement :meth:`_kill` (kill everything the bot started and reap it), :meth:`_exit_status`
+    and :meth:`_cleanup`, and may override :meth:`_read_chunk` (docker decodes stream frames there).
+    """
+
+    def __init__(self, write_fd: int, read_fd: int, limits: Limits, label: str) -> None:
+        self.limits = limits
+        self.label = label
+        self._wfd = write_fd
+        self._rfd = read_fd
+        os.set_blocking(write_fd, False)
+        self._rpoll = select.poll()
+        self._rpoll.register(read_fd, _POLLIN)
+        self._buf = bytearray()
+        self._max = limits.max_line_bytes
+        self._stderr = StderrTail(limits.stderr_cap_bytes)
+        self._stderr_thread: threading.Thread | None = None
+        self._closed = False
+        self._close_lock = threading.Lock()
+
+    # -- the BotConnection protocol -------------------------------------------------------------------
+
+    def send(self, line: bytes) -> None:
+        """Write ``line`` (newline included) to the bot; BotTimeout if it does not read it in time."""
+        if self._closed:
+            raise BotExited(self.returncode, "the connection is closed")
+        try:
+            n = os.write(self._wfd, line)
+        except BlockingIOError:
+            n = 0
+        except (BrokenPipeError, ConnectionError) as exc:
+            raise BotExited(self._exit_status(0.5), "it stopped reading its input") from exc
+        if n < len(line):
+            self._send_rest(memoryview(line)[n:])
+
+    def _send_rest(self, view: memoryview) -> None:
+        seconds = self.limits.send_timeout
+        deadline = time.monotonic() + seconds
+        wpoll = select.poll()
+        wpoll.register(self._wfd, _POLLOUT)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotTimeout(seconds, "read its input")
+            wpoll.poll(math.ceil(remaining * 1000))
+            try:
+                view = view[os.write(self._wfd, view) :]
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, ConnectionError) as exc:
+                raise BotExited(self._exit_status(0.5), "it stopped reading its input") from exc
+
+    def readline(self, timeout: float) -> bytes:
+        """One line from the bot, without its newline (see :class:`~sandbox.base.BotConnection`)."""
+        buf = self._buf
+        idx = buf.find(b"\n")
+        if idx < 0:
+            if self._closed:
+                raise BotExited(self.returncode, "the connection is closed")
+            deadline = time.monotonic() + timeout
+            while True:
+                start = len(buf)
+                chunk = self._read_chunk(deadline, timeout)
+                if not chunk:
+                    raise BotExited(self._exit_status(1.0))
+                buf += chunk
+                idx = buf.find(b"\n", start)
+                if idx >= 0:
+                    break
+                if len(buf) > self._max:
+                    buf.clear()
+                    raise BotOutputTooLong(self._max)
+        if idx > self._max:
+            buf.clear()
+            raise BotOutputTooLong(self._max)
+        line = bytes(buf[:idx])
+        del buf[: idx + 1]
+        return line
+
+    def _read_chunk(self, deadline: float, timeout: float) -> bytes:
+        """Some bytes of the bot's stdout (``b""`` at end of file); BotTimeout after ``deadline``."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotTimeout(timeout)
+            if self._rpoll.poll(math.ceil(remaining * 1000)):
+                try:
+                    return os.read(self._rfd, READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    if self._closed:
+                        raise BotExited(self.returncode, "the connection is closed") from exc
+                    raise
+
+    def stderr_tail(self) -> str:
+        """The last ``Limits.stderr_cap_bytes`` of the bot's stderr."""
+        return self._stderr.text()
+
+    @property
+    def stderr_total(self) -> int:
+        """How many bytes the bot wrote to stderr in all."""
+        return self._stderr.total
+
+    def close(self) -> None:
+        """Kill the bot and all it started, reap it, remove its temporary files; safe to call twice."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        for step in (self._kill, self._close_fds, self._cleanup, self._join_stderr):
+            try:
+                step()
+            except Exception:
+                log.exception("closing %s: %s failed", self.label, step.__name__)
+
+    def __enter__(self) -> PipeConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- for subclasses -------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def pid(self) -> int | None:
+        """The host pid of the bot's outermost process (bwrap's, the container's init), if any."""
+
+    @property
+    @abstractmethod
+    def returncode(self) -> int | None:
+        """The bot's exit status once known (negative: killed by that signal), else ``None``."""
+
+    @abstractmethod
+    def _exit_status(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the bot to exit; its status, or ``None`` if it still runs."""
+
+    @abstractmethod
+    def _kill(self) -> None:
+        """SIGKILL everything the bot started and reap it."""
+
+    @abstractmethod
+    def _cleanup(self) -> None:
+        """Remove what the runner made for this bot (temporary folders, cgroups, containers)."""
+
+    def _close_fds(self) -> None:
+        for fd in (self._wfd, self._rfd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _join_stderr(self) -> None:
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=2.0)
+
+    def _start_stderr_fd(self, fd: int) -> None:
+        """Drain stderr from a pipe fd (which the draining thread closes at end of file)."""
+        self._stderr_thread = drain(
+            lambda: os.read(fd, READ_CHUNK), self._stderr, lambda: os.close(fd), f"stderr {self.label}"
+        )
+
+
+def _status_from_waitid(result: os.waitid_result) -> int:
+    if result.si_code == os.CLD_EXITED:
+        return result.si_status
+    return -result.si_status
+
+
+class ProcessConnection(PipeConnection):
+    """A bot started as a child process of ours (the ``process`` and ``bwrap`` runners).
+
+    Exit is watched through a pidfd and peeked with ``waitid(WNOWAIT)``, so the child stays unreaped (its
+    pid and process group cannot be reused) until :meth:`close` has killed the group and its cgroup.
+    """
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        write_fd: int,
+        read_fd: int,
+        stderr_fd: int,
+        limits: Limits,
+        label: str,
+        cgroup: BotCgroup | None = None,
+        temp_dirs: tuple[Path, ...] = (),
+    ) -> None:
+        super().__init__(write_fd, read_fd, limits, label)
+        self._proc = proc
+        self._pidfd = os.pidfd_open(proc.pid)
+        self._status: int | None = None
+        self.cgroup = cgroup
+        self._temp_dirs = temp_dirs
+        self._start_stderr_fd(stderr_fd)
+
+    @property
+    def pid(self) -> int:
+        """The host pid of the process we started (for bwrap: the outer ``bwrap``)."""
+        return self._proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once known (never reaps the child before :meth:`close`)."""
+        if self._status is None and not self._closed:
+            self._peek()
+        return self._status
+
+    def _peek(self) -> None:
+        with contextlib.suppress(ChildProcessError, OSError):
+            res = os.waitid(os.P_PIDFD, self._pidfd, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+            if res is not None:
+                self._status = _status_from_waitid(res)
+
+    def _exit_status(self, timeout: float) -> int | None:
+        if self._status is None and not self._closed:
+            pidpoll = select.poll()
+            pidpoll.register(self._pidfd, select.POLLIN)
+            pidpoll.poll(math.ceil(timeout * 1000))
+            self._peek()
+        return self._status
+
+    def _kill(self) -> None:
+        # The leader is not reaped yet, so its pid and process group id are still ours.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        if self.cgroup is not None:
+            self.cgroup.kill()
+        try:
+            code = self._proc.wait(timeout=10)
+            if self._status is None:
+                self._status = code
+        except subprocess.TimeoutExpired:
+            log.error("%s: pid %d did not die within 10 s of SIGKILL", self.label, self._proc.pid)
+        os.close(self._pidfd)
+
+    def _cleanup(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.kill()
+            self.cgroup.remove()
+        for d in self._temp_dirs:
+            remove_tree(d)
+
+
+def remove_tree(path: Path) -> None:
+    """Delete a folder we made, even where its contents were left unwritable."""
+
+    def fix(func: Callable[..., object], p: str, _exc: object) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(p), 0o700)
+            func(p)
+
+    shutil.rmtree(path, onerror=fix)

@@ -1,0 +1,62 @@
+"""Choosing a runner: by name, or the strongest one this machine offers."""
+
+from __future__ import annotations
+
+from sandbox.base import Runner, production_from_env
+from sandbox.errors import SandboxUnavailable
+
+#: Strongest first.
+RUNNER_NAMES = ("docker", "bwrap", "process")
+
+
+def runner_class(name: str) -> type[Runner]:
+    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker)."""
+    if name == "docker":
+        from sandbox.docker import DockerRunner
+
+        return DockerRunner
+    if name == "bwrap":
+        from sandbox.bwrap import BwrapRunner
+
+        return BwrapRunner
+    if name == "process":
+        from sandbox.process import ProcessRunner
+
+        return ProcessRunner
+    raise ValueError(f"unknown runner {name!r}: choose one of {', '.join(RUNNER_NAMES)}")
+
+
+def get_runner(name: str | None = None, production: bool | None = None, language: str = "python") -> Runner:
+    """The runner called ``name``, or (``None``/``"auto"``) the strongest available one: docker if the
+    engine answers and the image exists, else bwrap, else process, which is never chosen (and refused
+    by name) in production. ``production`` defaults to ``UNO_ARENA_PRODUCTION``.
+
+    Raises :class:`~sandbox.errors.SandboxUnavailable` with every reason when none can run.
+    """
+    if production is None:
+        production = production_from_env()
+    if name not in (None, "auto"):
+        cls = runner_class(name)
+        if name == "process":
+            from sandbox.process import ProcessRunner
+
+            return ProcessRunner(production=production)
+        status = cls.available(language)
+        if not status:
+            raise SandboxUnavailable(f"the {name} runner is unavailable: {status.reason}")
+        return cls()
+    reasons = []
+    for candidate in RUNNER_NAMES:
+        if candidate == "process" and production:
+            reasons.append("process: refused in production")
+            continue
+        cls = runner_class(candidate)
+        status = cls.available(language)
+        if status:
+            if candidate == "process":
+                from sandbox.process import ProcessRunner
+
+                return ProcessRunner(production=False)
+            return cls()
+        reasons.append(f"{candidate}: {status.reason}")
+    raise SandboxUnavailable("no sandbox runner can run bots here (" + "; ".join(reasons) + ")")
