@@ -17,6 +17,6 @@ urlpatterns = [
     path("leaderboards/<slug:slug>/", views.LeaderboardView.as_view(), name="api-leaderboard"),
     path("challenges/", views.ChallengeView.as_view(), name="api-challenges"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:api-schema"), name="api-redoc"),
 ]

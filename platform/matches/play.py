@@ -32,7 +32,7 @@ def bot_entries(versions: Sequence[BotVersion], runner: Any) -> list[Any]:
 
     entries = []
     for version in versions:
-        spec = BotSpec(bot_dir=version_dir(version), command=version.command)
+        spec = BotSpec(bot_dir=version_dir(version), command=version.command, language=version.bot.language)
 
         def connect(spec: Any = spec) -> Any:
             return runner.start(spec, Limits())
