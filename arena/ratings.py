@@ -67,7 +67,9 @@ def rating_changes(
     return changes
 
 
-def new_ratings(ratings: Sequence[float], places: Sequence[Sequence[int]], k: float = K_FACTOR) -> list[float]:
+def new_ratings(
+    ratings: Sequence[float], places: Sequence[Sequence[int]], k: float = K_FACTOR
+) -> list[float]:
     """Ratings after one match (``ratings`` plus :func:`rating_changes`)."""
     return [r + d for r, d in zip(ratings, rating_changes(ratings, places, k), strict=True)]
 

@@ -66,7 +66,7 @@ class RuleSetSerializer(serializers.ModelSerializer):
 class BotVersionSerializer(serializers.ModelSerializer):
     """A version; the smoke-test log is shown to the owner only."""
 
-    bot = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    bot: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="name", read_only=True)
     smoke_log = serializers.SerializerMethodField()
 
     class Meta:
@@ -103,7 +103,7 @@ class VersionUploadSerializer(serializers.Serializer):
 class BotSerializer(serializers.ModelSerializer):
     """A bot. ``active_version`` (a version id of this bot) may be switched by the owner."""
 
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    owner: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
     active_version = serializers.PrimaryKeyRelatedField(
         queryset=BotVersion.objects.defer("archive"), required=False, allow_null=True
     )
@@ -138,7 +138,7 @@ class BotSerializer(serializers.ModelSerializer):
 class ParticipantSerializer(serializers.ModelSerializer):
     """A seat; fault details and stderr are for the bot's owner only."""
 
-    bot = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    bot: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="name", read_only=True)
     version = serializers.IntegerField(source="bot_version.number", read_only=True)
     fault_detail = serializers.SerializerMethodField()
     stderr = serializers.SerializerMethodField()
@@ -172,10 +172,12 @@ class ParticipantSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     """A match with its seats and the replay's URL once finished."""
 
-    ruleset = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    ruleset: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     participants = ParticipantSerializer(many=True, read_only=True)
     replay_url = serializers.SerializerMethodField()
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
 
     class Meta:
         model = Match
@@ -209,8 +211,12 @@ class MatchSerializer(serializers.ModelSerializer):
 class ChallengeSerializer(serializers.Serializer):
     """A challenge: your bot against chosen opponents on a rule set."""
 
-    ruleset = serializers.SlugRelatedField(slug_field="slug", queryset=RuleSet.objects.filter(is_active=True))
-    bot = serializers.SlugRelatedField(slug_field="name", queryset=Bot.objects.all(), help_text="Your bot.")
+    ruleset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", queryset=RuleSet.objects.filter(is_active=True)
+    )
+    bot: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="name", queryset=Bot.objects.all(), help_text="Your bot."
+    )
     opponents = serializers.SlugRelatedField(
         slug_field="name", queryset=Bot.objects.all(), many=True, help_text="Any active bots."
     )
@@ -227,7 +233,7 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
     """One row of a leaderboard."""
 
     rank = serializers.IntegerField(read_only=True)
-    bot = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    bot: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="name", read_only=True)
     bot_id = serializers.IntegerField(read_only=True)
     owner = serializers.CharField(source="bot.owner.username", read_only=True)
     provisional = serializers.BooleanField(read_only=True)

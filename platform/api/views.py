@@ -155,10 +155,9 @@ class LeaderboardView(generics.ListAPIView):
         page = super().paginate_queryset(queryset)
         if page is None:
             return None
-        paginator = self.paginator
-        number = int(getattr(getattr(paginator, "page", None), "number", 1))
-        size = int(paginator.get_page_size(self.request) or 50) if paginator else 50
-        return number_rows(page, (number - 1) * size + 1)
+        django_page = getattr(self.paginator, "page", None)
+        start = django_page.start_index() if django_page is not None else 1
+        return number_rows(page, start)
 
 
 class ChallengeView(APIView):

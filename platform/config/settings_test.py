@@ -9,7 +9,7 @@ from pathlib import Path
 from config.settings import *  # noqa: F403
 
 CELERY_BROKER_URL = "memory://"
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, str] = {}
+CELERY_BROKER_TRANSPORT_OPTIONS = {}
 CELERY_TASK_ALWAYS_EAGER = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

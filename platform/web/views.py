@@ -60,7 +60,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
     form = BotForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         bot = form.save(commit=False)
-        bot.owner = request.user  # type: ignore[assignment]
+        bot.owner = request.user
         bot.save()
         messages.success(request, f"Bot {bot.name} created. Now upload its first version.")
         return redirect("version-upload", pk=bot.pk)

@@ -64,7 +64,7 @@ def test_custom_k():
     [[[0]], [[0], [0, 1]], [[0], [2]], [[0], [1], [5]]],
 )
 def test_bad_finishing_orders_are_rejected(places):
-    with pytest.raises(ValueError, match="seat|finishing order"):
+    with pytest.raises(ValueError, match=r"seat|finishing order"):
         elo.rating_changes([1500, 1500], places)
 
 

@@ -1,0 +1,25 @@
+# The UNO Arena site image: web (gunicorn), Celery worker and beat all run from it (docker-compose.yml).
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PYTHONPATH=/app:/app/platform \
+    DJANGO_SETTINGS_MODULE=config.settings \
+    UNO_ARENA_VAR=/var/lib/uno-arena
+
+# docker.io: the CLI builds the bot runtime images (sandbox/images/build.sh) and the worker's docker
+# runner talks to the host engine through the mounted socket. bubblewrap: the fallback sandbox.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends docker.io bubblewrap dash \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+
+COPY . .
+RUN mkdir -p "$UNO_ARENA_VAR" \
+    && SECRET_KEY=collectstatic-only DEBUG=0 python manage.py collectstatic --noinput -v0
+
+EXPOSE 8000
+CMD ["gunicorn", "--chdir", "/app/platform", "config.wsgi", "-b", "0.0.0.0:8000", "-w", "3", "--access-logfile", "-"]
