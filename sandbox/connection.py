@@ -106,14 +106,15 @@ class PipeConnection(ABC):
         self._stderr = StderrTail(limits.stderr_cap_bytes)
         self._stderr_thread: threading.Thread | None = None
         self._closed = False
+        self._eof = False
         self._close_lock = threading.Lock()
 
     # -- the BotConnection protocol -------------------------------------------------------------------
 
     def send(self, line: bytes) -> None:
         """Write ``line`` (newline included) to the bot; BotTimeout if it does not read it in time."""
-        if self._closed:
-            raise BotExited(self.returncode, "the connection is closed")
+        if self._closed or self._eof:
+            raise BotExited(self.returncode, "the connection is closed" if self._closed else "")
         try:
             n = os.write(self._wfd, line)
         except BlockingIOError:
@@ -128,11 +129,15 @@ class PipeConnection(ABC):
         deadline = time.monotonic() + seconds
         wpoll = select.poll()
         wpoll.register(self._wfd, _POLLOUT)
+        if self._rfd != self._wfd:
+            wpoll.register(self._rfd, select.POLLHUP)  # stdout hung up: the bot is gone
         while view:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise BotTimeout(seconds, "read its input")
-            wpoll.poll(math.ceil(remaining * 1000))
+            for fd, events in wpoll.poll(math.ceil(remaining * 1000)):
+                if fd == self._rfd and fd != self._wfd and events & select.POLLHUP:
+                    raise BotExited(self._exit_status(0.5), "it closed its output")
             try:
                 view = view[os.write(self._wfd, view) :]
             except BlockingIOError:
@@ -145,13 +150,14 @@ class PipeConnection(ABC):
         buf = self._buf
         idx = buf.find(b"\n")
         if idx < 0:
-            if self._closed:
-                raise BotExited(self.returncode, "the connection is closed")
+            if self._closed or self._eof:
+                raise BotExited(self.returncode, "the connection is closed" if self._closed else "")
             deadline = time.monotonic() + timeout
             while True:
                 start = len(buf)
                 chunk = self._read_chunk(deadline, timeout)
                 if not chunk:
+                    self._eof = True
                     raise BotExited(self._exit_status(1.0))
                 buf += chunk
                 idx = buf.find(b"\n", start)

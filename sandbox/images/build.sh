@@ -90,7 +90,7 @@ build_one() {
     local have
     have="$(docker image inspect -f "{{index .Config.Labels \"$LABEL\"}}" "$tag" 2>/dev/null || true)"
     if [ "$have" = "$hash" ]; then
-        say "$tag is up to date ($hash)"
+        [ -n "${VERBOSE:-}" ] && say "$tag is up to date ($hash)"
     else
         local old
         old="$(docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)"

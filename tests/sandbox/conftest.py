@@ -1,0 +1,33 @@
+"""Fixtures for the sandbox tests: a ready runner per name, skipped (or failed on CI) when missing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sandbox_support import CONFINING_RUNNERS, RUNNERS, ready_runner
+
+from sandbox import Runner
+
+_MARKS = {"bwrap": [pytest.mark.bwrap], "docker": [pytest.mark.docker], "process": []}
+
+
+@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in RUNNERS])
+def runner(request: pytest.FixtureRequest) -> Runner:
+    """Each runner in turn (process, bwrap, docker)."""
+    return ready_runner(request.param)
+
+
+@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in CONFINING_RUNNERS])
+def confining_runner(request: pytest.FixtureRequest) -> Runner:
+    """Each runner that confines bots (bwrap, docker): the hostile bots run under these."""
+    return ready_runner(request.param)
+
+
+@pytest.fixture
+def connections() -> Iterator[list]:
+    """A list to put started connections in; all are closed after the test, whatever happens."""
+    opened: list = []
+    yield opened
+    for conn in opened:
+        conn.close()

@@ -1,0 +1,7 @@
+"""Hostile bot: reads its request, then sleeps forever instead of answering."""
+
+import sys
+import time
+
+sys.stdin.readline()
+time.sleep(10**6)

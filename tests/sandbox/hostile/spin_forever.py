@@ -1,0 +1,4 @@
+"""Hostile bot: burns CPU forever without answering."""
+
+while True:
+    pass

@@ -1,0 +1,137 @@
+"""The BotConnection contract, for every runner: lines, timeouts, exits, limits, stderr, clean-up."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from sandbox_support import bot_processes, echo_spec, hostile_spec, snapshot, survivors
+
+from sandbox import BotExited, BotOutputTooLong, BotSpec, BotTimeout, Limits, Runner
+
+
+def test_echo_round_trip(runner: Runner, connections: list) -> None:
+    conn = runner.start(echo_spec())
+    connections.append(conn)
+    for i in range(200):
+        line = f'{{"n": {i}, "text": "héllo"}}'.encode()
+        conn.send(line + b"\n")
+        assert conn.readline(5.0) == line
+    assert conn.returncode is None
+    assert conn.pid
+
+
+def test_lines_sent_together_come_back_one_by_one(runner: Runner, connections: list) -> None:
+    conn = runner.start(echo_spec())
+    connections.append(conn)
+    conn.send(b"a\nb\nc\n")
+    assert [conn.readline(5.0) for _ in range(3)] == [b"a", b"b", b"c"]
+
+
+def test_timeout_when_the_bot_does_not_answer(runner: Runner, connections: list) -> None:
+    conn = runner.start(echo_spec())
+    connections.append(conn)
+    conn.send(b"warm-up\n")
+    assert conn.readline(10.0) == b"warm-up"
+    started = time.monotonic()
+    with pytest.raises(BotTimeout):
+        conn.readline(0.3)
+    assert 0.29 <= time.monotonic() - started < 0.8
+    conn.send(b"still there\n")  # a timeout does not break the connection
+    assert conn.readline(5.0) == b"still there"
+
+
+def test_exit_mid_way_reports_the_status(runner: Runner, connections: list) -> None:
+    conn = runner.start(echo_spec())
+    connections.append(conn)
+    conn.send(b"one\n")
+    assert conn.readline(5.0) == b"one"
+    conn.send(b"exit 3\n")
+    with pytest.raises(BotExited) as caught:
+        conn.readline(5.0)
+    assert caught.value.returncode == 3
+    assert conn.returncode == 3
+    with pytest.raises(BotExited):  # writing to a dead bot fails fast, never hangs
+        conn.send(b"anyone?\n" * 20000)
+
+
+def test_line_too_long(runner: Runner, connections: list) -> None:
+    conn = runner.start(echo_spec(), Limits(max_line_bytes=1000))
+    connections.append(conn)
+    conn.send(b"big 1000\n")
+    assert conn.readline(5.0) == b"x" * 1000  # exactly the limit is fine
+    conn.send(b"big 100000\n")
+    started = time.monotonic()
+    with pytest.raises(BotOutputTooLong):
+        conn.readline(5.0)
+    assert time.monotonic() - started < 2.0
+
+
+def test_stderr_is_captured_and_capped(runner: Runner, connections: list) -> None:
+    conn = runner.start(echo_spec(), Limits(stderr_cap_bytes=4096))
+    connections.append(conn)
+    conn.send(b"err 3000000\n")
+    assert conn.readline(30.0) == b"done"
+    deadline = time.monotonic() + 5
+    while not conn.stderr_tail().endswith("END-OF-STDERR") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    tail = conn.stderr_tail()
+    assert tail.endswith("e" * 100 + "END-OF-STDERR")
+    assert len(tail.encode()) == 4096
+    assert conn.stderr_total >= 3_000_000
+
+
+def test_bot_that_does_not_read_its_input_times_out_on_send(runner: Runner, connections: list) -> None:
+    conn = runner.start(hostile_spec("spin_forever.py"), Limits(send_timeout=0.5))
+    connections.append(conn)
+    big = b"x" * 65535 + b"\n"
+
+    def flood() -> None:
+        for _ in range(1000):
+            conn.send(big)
+
+    started = time.monotonic()
+    with pytest.raises(BotTimeout):
+        flood()
+    assert time.monotonic() - started < 2.0
+
+
+def test_close_leaves_nothing_behind(runner: Runner) -> None:
+    conn = runner.start(hostile_spec("outlive.py"))
+    assert conn.readline(10.0) == b'{"escaped": true}'
+    procs = snapshot(bot_processes(conn))
+    assert len(procs) >= 2
+    temp_dirs = list(getattr(conn, "_temp_dirs", ()))
+    cgroup = getattr(conn, "cgroup", None)
+    container_id = getattr(conn, "container_id", None)
+    started = time.monotonic()
+    conn.close()
+    assert time.monotonic() - started < 3.0
+    conn.close()  # idempotent
+    assert survivors(procs) == set()
+    assert all(not Path(d).exists() for d in temp_dirs)
+    if cgroup is not None:
+        assert all(not d.exists() for d in cgroup.dirs)
+    if container_id is not None:
+        import docker.errors
+
+        with pytest.raises(docker.errors.NotFound):
+            conn.client.api.inspect_container(container_id)  # type: ignore[attr-defined]
+
+
+def test_private_bot_folder_is_staged_and_removed(runner: Runner, tmp_path: Path) -> None:
+    bot_dir = tmp_path / "private-bot"
+    bot_dir.mkdir(mode=0o700)
+    (bot_dir / "bot.py").write_text("import sys\nprint(open('data.txt').read().strip(), flush=True)\n")
+    (bot_dir / "data.txt").write_text("secret-sauce\n")
+    os.chmod(bot_dir / "data.txt", 0o600)
+    conn = runner.start(BotSpec(bot_dir, ("python3", "bot.py")))
+    try:
+        assert conn.readline(10.0) == b"secret-sauce"
+        staged = list(getattr(conn, "_temp_dirs", ()))
+    finally:
+        conn.close()
+    assert all(not Path(d).exists() for d in staged)
+    assert (bot_dir / "data.txt").stat().st_mode & 0o777 == 0o600  # the original is untouched
