@@ -1,0 +1,919 @@
+"""The UNO engine: one game (a match of one or more hands) as a state machine of explicit decisions.
+
+>>> from arena.rules import preset
+>>> game = Game(preset("classic-single"), players=3, seed=1)
+>>> while not game.is_over:
+...     _ = game.apply(game.legal_actions()[-1])
+>>> sorted(s for group in game.outcome.places for s in group)
+[0, 1, 2]
+
+Everything random (dealer, shuffles, reshuffles, Wild Shuffle Hands) comes from one generator seeded
+by ``seed``, so a game is fully determined by its rule set, seed (or explicit deck) and the actions.
+Each decision point is an explicit action for one seat (see ``docs/rules.md`` for the order of
+out-of-turn chances); :meth:`Game.legal_actions` lists exactly the legal ones, in a fixed order.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from arena import actions as A
+from arena.cards import CARDS, COLOURS, deck_cards, parse_card
+from arena.errors import ArenaError, IllegalAction, NotYourTurn
+from arena.rules import RuleSet
+
+# Phases: what kind of decision is pending.
+TURN: Final = 0
+DRAWN: Final = 1
+COLOR: Final = 2
+SWAP: Final = 3
+CATCH: Final = 4
+SLAP: Final = 5
+JUMP: Final = 6
+OVER: Final = 7
+PHASES: Final = ("turn", "drawn", "color", "swap", "catch", "slap", "jump", "over")
+
+# What happens after a card is played, before the next turn (the fixed order of out-of-turn chances).
+_ST_CATCH, _ST_SLAP, _ST_JUMP, _ST_TURN = range(4)
+
+# Card effects.
+_NUM, _SKIP, _REV, _DRAWCARD, _SKIPALL, _REVALL, _WILD, _SHUFFLE, _CUSTOM = range(9)
+_EFFECT_OF_RANK: Final = {
+    "S": _SKIP, "WSK": _SKIP, "R": _REV, "WR": _REV, "SE": _SKIPALL, "RE": _REVALL,
+    "W": _WILD, "X": _WILD, "WS": _SHUFFLE, "WC": _CUSTOM,
+}
+
+_COL: Final = tuple(c.colour for c in CARDS)
+_RANK: Final = tuple(c.rank for c in CARDS)
+_DRAWV: Final = tuple(c.draw for c in CARDS)
+_PTS: Final = tuple(c.points for c in CARDS)
+_CODE: Final = tuple(c.code for c in CARDS)
+_EFFECT: Final = tuple(
+    _DRAWCARD if c.draw else _EFFECT_OF_RANK.get(c.rank, _NUM) for c in CARDS
+)
+_SEVEN: Final = frozenset(c.id for c in CARDS if c.rank == "7")
+_ZERO: Final = frozenset(c.id for c in CARDS if c.rank == "0")
+_SIX: Final = frozenset(c.id for c in CARDS if c.rank == "6")
+_PLAY: Final = A.PLAY_ACTIONS
+_PLAY_UNO: Final = A.PLAY_ACTIONS_UNO
+_RETURNED_FIRST: Final = frozenset({"W4", "WS", "W2", "W6", "WSK", "WR"})
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: finishing places (seats grouped when tied, best first), final scores,
+    why it ended (``target``, ``last-standing``, ``single-hand`` or ``hand-limit``), hands played."""
+
+    places: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+    termination: str
+    hands: int
+
+    def place_of(self, seat: int) -> int:
+        """The 1-based place of a seat (tied seats share the better place)."""
+        place = 1
+        for group in self.places:
+            if seat in group:
+                return place
+            place += len(group)
+        raise ValueError(f"seat {seat} is not in this outcome")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"places": [list(g) for g in self.places], "scores": list(self.scores),
+                "termination": self.termination, "hands": self.hands}
+
+
+class Game:
+    """One game under a rule set: hands are dealt and scored until the scoring mode ends the game.
+
+    ``deck`` (card codes, top of the draw pile first) fixes the first hand's deal for scenarios; the
+    cards are dealt one at a time from the player left of the dealer, then the next card is turned up.
+    Later hands shuffle the same cards with the seeded generator.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int,
+        seed: int | None = None,
+        *,
+        deck: list[str] | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
+            raise ArenaError(
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players!r}"
+            )
+        self.rules: Final = rules
+        self.n: Final = players
+        self.seed: Final = random.SystemRandom().randrange(2**63) if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.explicit_deck: Final = list(deck) if deck is not None else None
+        self._cards = parse_card_list(deck) if deck is not None else deck_cards(rules.deck)
+        if len(self._cards) <= rules.hand_size * players:
+            raise ArenaError(f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players")
+        self.scores = [0] * players
+        self.out = [False] * players
+        self.hand_no = 0
+        self.explicit_dealer: Final = dealer
+        if dealer is not None and not 0 <= dealer < players:
+            raise ArenaError(f"dealer {dealer} is not a seat of a {players}-player game")
+        self.dealer = self.rng.randrange(players) if dealer is None else dealer
+        self.history: list[tuple[int, str]] = []
+        self.events: list[dict[str, Any]] = []
+        self.outcome: Outcome | None = None
+        self._eliminated: list[list[int]] = []
+        self._restricted = tuple(c.code in rules.restricted for c in CARDS)
+        self._restrict_play = rules.wild_draw_four == "restricted" and not rules.challenge
+        self._stacking = rules.stacking
+        self._keep_drawing = rules.draw == "keep"
+        # Per-hand state; set by _start_hand.
+        self.hands: list[list[int]] = []
+        self.draw_pile: list[int] = []
+        self.discard: list[int] = []
+        self.colour = -1
+        self.top_rank = ""
+        self.direction = 1
+        self.phase = TURN
+        self.cur = 0
+        self.turns = 0
+        self.pending = 0
+        self.pending_top = -1
+        self.challenge_from = -1
+        self.challenge_guilty = False
+        self.challenge_value = 0
+        self.drawn = -1
+        self.uno = [False] * players
+        self._passes = 0
+        self._stage = _ST_TURN
+        self._cont_seat = -1
+        self._cont_next = -1
+        self._catch = -1
+        self._offers: list[int] = []
+        self._slappers: list[int] = []
+        self._legal: list[str] | None = None
+        self._legal_seat = -1
+        self._hand_event_start = 0
+        self._start_hand()
+
+    # --- Public API ----------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (``outcome`` is then set)."""
+        return self.phase == OVER
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that may act now: one seat, every seat yet to slap a 6, or none when over."""
+        phase = self.phase
+        if phase == TURN or phase == DRAWN or phase == COLOR or phase == SWAP:
+            return (self.cur,)
+        if phase == CATCH or phase == JUMP:
+            return (self._offers[0],)
+        if phase == SLAP:
+            return tuple(self._slappers)
+        return ()
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act now (the first of ``to_move``), or -1 when the game is over."""
+        phase = self.phase
+        if phase <= SWAP:
+            return self.cur
+        if phase == CATCH or phase == JUMP:
+            return self._offers[0]
+        if phase == SLAP:
+            return self._slappers[0]
+        return -1
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """Exactly the legal actions of ``seat`` (default: the current player), in a fixed order;
+        empty for a seat that is not to move. Do not mutate the returned list."""
+        if seat is None:
+            seat = self.current_player
+        if self._legal is not None and self._legal_seat == seat:
+            return self._legal
+        legal = self._compute_legal(seat)
+        self._legal = legal
+        self._legal_seat = seat
+        return legal
+
+    def apply(self, action: str, seat: int | None = None) -> list[dict[str, Any]]:
+        """Apply one action for ``seat`` (default: the current player) and return the events it caused.
+
+        Raises :class:`NotYourTurn`, :class:`MalformedAction` or :class:`IllegalAction`, naming what
+        was wrong; the game is then unchanged.
+        """
+        if seat is None:
+            seat = self.current_player
+        legal = self._legal if (self._legal is not None and self._legal_seat == seat) else self.legal_actions(seat)
+        if action not in legal:
+            raise self._rejection(action, seat)
+        parsed = A.ACTIONS[action]
+        self.history.append((seat, action))
+        start = len(self.events)
+        self._legal = None
+        self._dispatch(seat, parsed)
+        return self.events[start:]
+
+    def default_action(self, seat: int | None = None) -> str:
+        """The fixed action a faulted seat takes: pass, keep, take, slap or draw when legal, else the
+        first legal action."""
+        legal = self.legal_actions(seat)
+        for preferred in ("pass", "keep", "take", "slap", "draw"):
+            if preferred in legal:
+                return preferred
+        return legal[0]
+
+    def observation(self, seat: int, *, history: bool = False) -> dict[str, Any]:
+        """What ``seat`` may see now: its own hand and everything public, never another hand or the
+        order of the draw pile. ``history=True`` adds the public events of the current hand."""
+        obs: dict[str, Any] = {
+            "seat": seat,
+            "players": self.n,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "phase": PHASES[self.phase],
+            "to_move": list(self.to_move),
+            "current": self.cur,
+            "hand": [_CODE[c] for c in self.hands[seat]],
+            "top": _CODE[self.discard[-1]] if self.discard else None,
+            "color": COLOURS[self.colour] if self.colour >= 0 else None,
+            "direction": self.direction,
+            "hand_sizes": [len(h) for h in self.hands],
+            "draw_pile": len(self.draw_pile),
+            "discard_pile": len(self.discard),
+            "pending_draw": self.pending,
+            "uno": list(self.uno),
+            "scores": list(self.scores),
+            "out": list(self.out),
+            "turn": self.turns,
+            "drawn": _CODE[self.drawn] if self.phase == DRAWN and seat == self.cur else None,
+            "catch_target": self._catch if self.phase == CATCH else None,
+            "challengeable": self.challenge_from >= 0 and seat == self.cur and self.phase == TURN,
+        }
+        if history:
+            obs["history"] = [redact(e, seat) for e in self.events[self._hand_event_start:]]
+        return obs
+
+    def omniscient(self) -> dict[str, Any]:
+        """Everything, for replays and tests: every hand and the draw pile (top last)."""
+        view = self.observation(0)
+        del view["seat"], view["drawn"], view["challengeable"]
+        view["hands"] = [[_CODE[c] for c in h] for h in self.hands]
+        view["draw_order"] = [_CODE[c] for c in self.draw_pile]
+        view["discard"] = [_CODE[c] for c in self.discard]
+        view["drawn"] = _CODE[self.drawn] if self.phase == DRAWN else None
+        view["pending_top"] = _CODE[self.pending_top] if self.pending else None
+        del view["hand"]
+        return view
+
+    def card_counts(self) -> Counter[int]:
+        """Every card in play, wherever it is (for the conservation invariant)."""
+        counts: Counter[int] = Counter(self.draw_pile)
+        counts.update(self.discard)
+        for hand in self.hands:
+            counts.update(hand)
+        return counts
+
+    def deck_counts(self) -> Counter[int]:
+        """The cards this game is played with."""
+        return Counter(self._cards)
+
+    # --- Legal actions ---------------------------------------------------------------------------------
+
+    def _compute_legal(self, seat: int) -> list[str]:
+        phase = self.phase
+        if phase == TURN:
+            if seat != self.cur:
+                return []
+            return self._pending_actions(seat) if self.pending else self._turn_actions(seat)
+        if phase == DRAWN:
+            if seat != self.cur:
+                return []
+            table = _PLAY_UNO if len(self.hands[seat]) == 2 else _PLAY
+            return [*table[self.drawn], "keep"]
+        if phase == COLOR:
+            return list(A.COLOR_ACTIONS) if seat == self.cur else []
+        if phase == SWAP:
+            if seat != self.cur:
+                return []
+            return [A.SWAP_ACTIONS[s] for s in range(self.n) if s != seat and not self.out[s]]
+        if phase == CATCH:
+            return ["catch", "pass"] if seat == self._offers[0] else []
+        if phase == JUMP:
+            if seat != self._offers[0]:
+                return []
+            table = _PLAY_UNO if len(self.hands[seat]) == 2 else _PLAY
+            return [*table[self.discard[-1]], "pass"]
+        if phase == SLAP:
+            return ["slap"] if seat in self._slappers else []
+        return []
+
+    def _can_draw(self) -> bool:
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    def _turn_actions(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        table = _PLAY_UNO if len(hand) == 2 else _PLAY
+        colour = self.colour
+        rank = self.top_rank
+        col = _COL
+        acts: list[str] = []
+        prev = -1
+        holds_colour = -1
+        for card in hand:
+            if card == prev:
+                continue
+            prev = card
+            c = col[card]
+            if c >= 0:
+                if c == colour or _RANK[card] == rank:
+                    acts += table[card]
+            else:
+                if self._restrict_play and self._restricted[card]:
+                    if holds_colour < 0:
+                        holds_colour = 1 if any(col[x] == colour for x in hand) else 0
+                    if holds_colour:
+                        continue
+                acts += table[card]
+        if self.draw_pile or len(self.discard) > 1:
+            acts.append("draw")
+        return acts
+
+    def _stackable(self, card: int) -> bool:
+        top = self.pending_top
+        mode = self._stacking
+        if mode == "same":
+            return _RANK[card] == _RANK[top]
+        matches = _COL[card] < 0 or _RANK[card] == _RANK[top] or _COL[card] == self.colour
+        if mode == "mixed":
+            return matches
+        return matches and _DRAWV[card] >= _DRAWV[top]  # "any" (No Mercy): equal or higher value
+
+    def _pending_actions(self, seat: int) -> list[str]:
+        acts: list[str] = []
+        if self._stacking != "none":
+            hand = self.hands[seat]
+            table = _PLAY_UNO if len(hand) == 2 else _PLAY
+            prev = -1
+            for card in hand:
+                if card != prev and _DRAWV[card] and self._stackable(card):
+                    acts += table[card]
+                prev = card
+        if self.challenge_from >= 0:
+            acts.append("challenge")
+        acts.append("take")
+        return acts
+
+    def _playable(self, card: int, hand: list[int]) -> bool:
+        c = _COL[card]
+        if c >= 0:
+            return c == self.colour or _RANK[card] == self.top_rank
+        if self._restrict_play and self._restricted[card]:
+            return not any(_COL[x] == self.colour for x in hand)
+        return True
+
+    def _rejection(self, action: str, seat: int) -> IllegalAction:
+        if not isinstance(action, str) or action not in A.ACTIONS:
+            return A.malformed(action)
+        if self.phase == OVER:
+            return IllegalAction(f"the game is over; {action!r} cannot be played")
+        if seat not in self.to_move:
+            return NotYourTurn(f"seat {seat} is not to move (to move: {list(self.to_move)}); {action!r} rejected")
+        legal = self.legal_actions(seat)
+        return IllegalAction(
+            f"{action!r} is not legal for seat {seat} in phase {PHASES[self.phase]!r} "
+            f"(top {_CODE[self.discard[-1]]}, colour {COLOURS[self.colour] if self.colour >= 0 else '-'}); "
+            f"legal: {', '.join(legal)}"
+        )
+
+    # --- Applying actions ----------------------------------------------------------------------------
+
+    def _dispatch(self, seat: int, p: A.ParsedAction) -> None:
+        kind = p.kind
+        phase = self.phase
+        if kind == A.PLAY:
+            if phase == JUMP:
+                self._emit({"type": "jump", "seat": seat})
+            self._play(seat, p.card, p.colour, p.uno)
+        elif kind == A.DRAW:
+            self._draw_turn(seat)
+        elif kind == A.KEEP:
+            self._emit({"type": "keep", "seat": seat})
+            self._begin_turn(self._next(seat))
+        elif kind == A.TAKE:
+            self._take(seat)
+        elif kind == A.CHALLENGE:
+            self._challenge(seat)
+        elif kind == A.PASS:
+            self._offers.pop(0)
+            self._emit({"type": "pass", "seat": seat, "window": PHASES[phase]})
+            if not self._offers:
+                self._continue()
+        elif kind == A.CATCH:
+            offender = self._catch
+            self._catch = -1
+            self._emit({"type": "catch", "seat": seat, "target": offender})
+            self._draw(offender, self.rules.uno_penalty, "uno")
+            self._continue()
+        elif kind == A.SLAP:
+            self._slappers.remove(seat)
+            self._emit({"type": "slap", "seat": seat})
+            if not self._slappers:
+                self._draw(seat, 2, "slap")
+                self._continue()
+        elif kind == A.COLOR:
+            self.colour = p.colour
+            self._emit({"type": "color", "seat": seat, "color": COLOURS[p.colour]})
+            self._continue()
+        elif kind == A.SWAP:
+            self._swap(seat, p.target)
+            self._continue()
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        n = self.n
+        d = self.direction
+        out = self.out
+        for _ in range(steps):
+            seat = (seat + d) % n
+            while out[seat]:
+                seat = (seat + d) % n
+        return seat
+
+    def _active(self) -> int:
+        return self.n - sum(self.out)
+
+    def _seats_after(self, seat: int) -> list[int]:
+        """Active seats in the direction of play, starting after ``seat``, ``seat`` excluded."""
+        seats = []
+        s = self._next(seat)
+        while s != seat:
+            seats.append(s)
+            s = self._next(s)
+        return seats
+
+    def _draw(self, seat: int, count: int, reason: str, until_playable: bool = False) -> list[int]:
+        """Move cards from the draw pile to a hand, reshuffling the discard pile when it runs out.
+        With both piles empty, fewer (or no) cards are drawn."""
+        hand = self.hands[seat]
+        pile = self.draw_pile
+        got: list[int] = []
+        while until_playable or len(got) < count:
+            if not pile:
+                if len(self.discard) <= 1:
+                    break
+                top = self.discard.pop()
+                pile.extend(self.discard)
+                self.discard[:] = [top]
+                self.rng.shuffle(pile)
+                self._emit({"type": "reshuffle", "draw_pile": len(pile)})
+            card = pile.pop()
+            got.append(card)
+            insort(hand, card)
+            if until_playable and self._playable(card, hand):
+                break
+        if got:
+            self._passes = 0
+            if len(hand) > 1:
+                self.uno[seat] = False
+            self._emit({"type": "draw", "seat": seat, "cards": [_CODE[c] for c in got], "reason": reason})
+        return got
+
+    def _draw_turn(self, seat: int) -> None:
+        got = self._draw(seat, 1, "draw", until_playable=self._keep_drawing)
+        if got and self._playable(got[-1], self.hands[seat]):
+            self.drawn = got[-1]
+            self.phase = DRAWN
+            return
+        self._begin_turn(self._next(seat))
+
+    def _take(self, seat: int) -> None:
+        count = self.pending
+        self.pending = 0
+        self.pending_top = -1
+        self.challenge_from = -1
+        self._emit({"type": "take", "seat": seat, "count": count})
+        self._draw(seat, count, "penalty")
+        self._begin_turn(self._next(seat))
+
+    def _challenge(self, seat: int) -> None:
+        offender = self.challenge_from
+        guilty = self.challenge_guilty
+        value = self.challenge_value
+        self.challenge_from = -1
+        self.pending = 0
+        self.pending_top = -1
+        self._emit({"type": "challenge", "seat": seat, "target": offender, "guilty": guilty})
+        if guilty:
+            self._draw(offender, value, "challenge")
+            self._begin_turn(seat, new_turn=False)
+        else:
+            self._draw(seat, value + 2, "challenge")
+            self._begin_turn(self._next(seat))
+
+    def _swap(self, seat: int, target: int) -> None:
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        self.uno[seat] = self.uno[target] = False
+        self._catch = -1  # a hand exchange closes the catch window
+        self._emit({"type": "swap", "seat": seat, "target": target})
+
+    def _play(self, seat: int, card: int, colour: int, uno: bool) -> None:
+        hand = self.hands[seat]
+        guilty = self._restricted[card] and any(_COL[x] == self.colour for x in hand)
+        hand.remove(card)
+        self.discard.append(card)
+        self._passes = 0
+        self.drawn = -1
+        c = _COL[card]
+        self.colour = c if c >= 0 else colour
+        self.top_rank = _RANK[card]
+        left = len(hand)
+        self.uno[seat] = uno and left == 1
+        event: dict[str, Any] = {"type": "play", "seat": seat, "card": _CODE[card]}
+        if c < 0 and colour >= 0:
+            event["color"] = COLOURS[colour]
+        if uno:
+            event["uno"] = True
+        self._emit(event)
+        if not left:
+            self._go_out(seat, card)
+            return
+        self._cont_seat = seat
+        self._catch = seat if left == 1 and not uno else -1
+        self._stage = _ST_CATCH
+        effect = _EFFECT[card]
+        if effect == _NUM:
+            if self.rules.seven_o:
+                if card in _SEVEN:
+                    self._cont_next = self._next(seat)
+                    self.cur = seat
+                    self.phase = SWAP
+                    return
+                if card in _ZERO:
+                    self._rotate_hands()
+            self._cont_next = self._next(seat)
+        elif effect == _SKIP:
+            self._emit({"type": "skip", "seat": self._next(seat)})
+            self._cont_next = self._next(seat, 2)
+        elif effect == _REV:
+            if self._active() == 2:
+                self._emit({"type": "skip", "seat": self._next(seat)})
+                self._cont_next = seat
+            else:
+                self.direction = -self.direction
+                self._emit({"type": "reverse", "direction": self.direction})
+                self._cont_next = self._next(seat)
+        elif effect == _DRAWCARD:
+            self._cont_next = self._draw_card_effect(seat, card, guilty)
+        elif effect == _SKIPALL:
+            self._emit({"type": "skip", "seat": -1})
+            self._cont_next = seat
+        elif effect == _REVALL:
+            self.direction = -self.direction
+            self._emit({"type": "reverse", "direction": self.direction})
+            self._cont_next = seat
+        elif effect == _SHUFFLE:
+            winner = self._shuffle_hands(seat)
+            if winner >= 0:
+                self._end_hand(winner, "out")
+                return
+            self._cont_next = self._next(seat)
+            self.cur = seat
+            self.phase = COLOR
+            return
+        elif effect == _CUSTOM:
+            mode = self.rules.custom_wild
+            self._cont_next = self._next(seat)
+            if mode == "swap":
+                self.cur = seat
+                self.phase = SWAP
+                return
+            if mode == "all-draw-one":
+                for other in self._seats_after(seat):
+                    self._draw(other, 1, "custom")
+        else:  # plain wild
+            self._cont_next = self._next(seat)
+        self._continue()
+
+    def _draw_card_effect(self, seat: int, card: int, guilty: bool) -> int:
+        """Apply a draw card's penalty; return who plays next."""
+        value = _DRAWV[card]
+        victim = self._next(seat)
+        challengeable = self.rules.challenge and self._restricted[card] and not self.pending
+        if self._stacking != "none" or challengeable:
+            if challengeable:
+                self.challenge_from = seat
+                self.challenge_guilty = guilty
+                self.challenge_value = value
+            else:
+                self.challenge_from = -1
+            self.pending += value
+            self.pending_top = card
+            return victim
+        self._draw(victim, value, "penalty")
+        self._emit({"type": "skip", "seat": victim})
+        return self._next(victim)
+
+    def _go_out(self, seat: int, card: int) -> None:
+        """The last card was played: its draw penalty (and any stack) still lands, then the hand ends."""
+        if _DRAWV[card]:
+            self._draw(self._next(seat), self.pending + _DRAWV[card], "penalty")
+        self.pending = 0
+        self.pending_top = -1
+        self.challenge_from = -1
+        self._end_hand(seat, "out")
+
+    def _rotate_hands(self) -> None:
+        hands = self.hands
+        moved = [list(h) for h in hands]
+        for s in range(self.n):
+            if not self.out[s]:
+                moved[self._next(s)] = hands[s]
+        self.hands = moved
+        self.uno = [False] * self.n
+        self._catch = -1
+        self._emit({"type": "rotate", "direction": self.direction})
+
+    def _shuffle_hands(self, seat: int) -> int:
+        """Wild Shuffle Hands: collect, shuffle, deal from the player on the left. Returns a seat left with
+        no cards (who has gone out), or -1."""
+        pool = [c for s in range(self.n) for c in self.hands[s]]
+        self.rng.shuffle(pool)
+        order = [*self._seats_after(seat), seat]
+        new_hands: list[list[int]] = [[] for _ in range(self.n)]
+        for i, card in enumerate(pool):
+            new_hands[order[i % len(order)]].append(card)
+        for h in new_hands:
+            h.sort()
+        self.hands = new_hands
+        self.uno = [False] * self.n
+        self._catch = -1
+        self._emit({"type": "shuffle", "seat": seat, "hands": [[_CODE[c] for c in h] for h in new_hands]})
+        for s in order:
+            if not new_hands[s]:
+                return s
+        return -1
+
+    def _continue(self) -> None:
+        """Run the out-of-turn chances after a play, in their fixed order, then start the next turn."""
+        while True:
+            stage = self._stage
+            if stage == _ST_CATCH:
+                self._stage = _ST_SLAP
+                offender = self._catch
+                if offender >= 0 and len(self.hands[offender]) == 1 and not self.uno[offender]:
+                    self._offers = self._seats_after(offender)
+                    self.phase = CATCH
+                    return
+                self._catch = -1
+            elif stage == _ST_SLAP:
+                self._stage = _ST_JUMP
+                if self.rules.smackdown and self.discard[-1] in _SIX:
+                    seat = self._cont_seat
+                    self._slappers = [*self._seats_after(seat), seat]
+                    self.phase = SLAP
+                    return
+            elif stage == _ST_JUMP:
+                self._stage = _ST_TURN
+                top = self.discard[-1]
+                if self.rules.jump_in and not self.pending and _COL[top] >= 0:
+                    offers = [s for s in self._seats_after(self._cont_seat) if top in self.hands[s]]
+                    if offers:
+                        self._offers = offers
+                        self.phase = JUMP
+                        return
+            else:
+                self._begin_turn(self._cont_next)
+                return
+
+    def _begin_turn(self, seat: int, new_turn: bool = True) -> None:
+        """Start ``seat``'s turn; penalties without a choice and turns without any action resolve at once."""
+        while True:
+            if new_turn:
+                self.turns += 1
+                if self.turns > self.rules.max_turns:
+                    self._end_hand(-1, "turn-cap")
+                    return
+            new_turn = True
+            self.cur = seat
+            self.phase = TURN
+            if self.pending:
+                legal = self._pending_actions(seat)
+                if len(legal) > 1:
+                    self._legal, self._legal_seat = legal, seat
+                    return
+                self._take_forced(seat)
+                seat = self._next(seat)
+                continue
+            legal = self._turn_actions(seat)
+            if legal:
+                self._legal, self._legal_seat = legal, seat
+                return
+            self._emit({"type": "pass", "seat": seat, "window": "turn"})
+            self._passes += 1
+            if self._passes >= self._active():
+                self._end_hand(-1, "blocked")
+                return
+            seat = self._next(seat)
+
+    def _take_forced(self, seat: int) -> None:
+        count = self.pending
+        self.pending = 0
+        self.pending_top = -1
+        self._draw(seat, count, "penalty")
+        self._emit({"type": "skip", "seat": seat})
+
+    # --- Hands and scoring ---------------------------------------------------------------------------
+
+    def _start_hand(self) -> None:
+        rules = self.rules
+        self.hand_no += 1
+        self._hand_event_start = len(self.events)
+        if self.explicit_deck is not None and self.hand_no == 1:
+            cards = list(self._cards)
+        else:
+            cards = list(self._cards)
+            self.rng.shuffle(cards)
+        pile = cards[::-1]
+        n = self.n
+        self.direction = 1
+        self.hands = [[] for _ in range(n)]
+        self.uno = [False] * n
+        self.pending = 0
+        self.pending_top = -1
+        self.challenge_from = -1
+        self.drawn = -1
+        self.turns = 0
+        self._passes = 0
+        first = self._next(self.dealer)
+        self._emit({"type": "hand", "hand_no": self.hand_no, "dealer": self.dealer,
+                    "seats": [s for s in range(n) if not self.out[s]]})
+        for _ in range(rules.hand_size):
+            s = first
+            while True:
+                self.hands[s].append(pile.pop())
+                s = self._next(s)
+                if s == first:
+                    break
+        for s in range(n):
+            self.hands[s].sort()
+            if not self.out[s]:
+                self._emit({"type": "deal", "seat": s, "cards": [_CODE[c] for c in self.hands[s]]})
+        self.draw_pile = pile
+        top = pile.pop()
+        for _ in range(len(cards)):
+            if not self._returned_first(top):
+                break
+            self._emit({"type": "return", "card": _CODE[top]})
+            pile.append(top)
+            self.rng.shuffle(pile)
+            top = pile.pop()
+        self.discard = [top]
+        self.colour = _COL[top]
+        self.top_rank = _RANK[top]
+        self._emit({"type": "flip", "card": _CODE[top]})
+        self._first_card_effect(top)
+
+    def _returned_first(self, card: int) -> bool:
+        rank = _RANK[card]
+        if rank in _RETURNED_FIRST:
+            return True
+        if rank == "WC" and self.rules.custom_wild != "plain":
+            return True
+        return rank in ("W", "X", "WC") and self.rules.first_wild == "replace"
+
+    def _first_card_effect(self, top: int) -> None:
+        dealer = self.dealer
+        left = self._next(dealer)
+        effect = _EFFECT[top]
+        self._stage = _ST_TURN
+        self._cont_seat = dealer
+        if effect == _SKIP:
+            self._emit({"type": "skip", "seat": left})
+            self._begin_turn(self._next(left))
+        elif effect == _REV:
+            self.direction = -1
+            self._emit({"type": "reverse", "direction": -1})
+            self._begin_turn(dealer if self.rules.first_reverse == "dealer" else self._next(dealer))
+        elif effect == _DRAWCARD:
+            self._draw(left, _DRAWV[top], "penalty")
+            self._emit({"type": "skip", "seat": left})
+            self._begin_turn(self._next(left))
+        elif effect == _SKIPALL:
+            self._emit({"type": "skip", "seat": -1})
+            self._begin_turn(dealer)
+        elif effect == _REVALL:
+            self.direction = -1
+            self._emit({"type": "reverse", "direction": -1})
+            self._begin_turn(dealer)
+        elif _COL[top] < 0:  # a plain wild: the first player names the colour, then plays
+            self.colour = -1
+            self.cur = left
+            self._cont_next = left
+            self.phase = COLOR
+        else:
+            self._begin_turn(left)
+
+    def _end_hand(self, winner: int, reason: str) -> None:
+        rules = self.rules
+        points = [sum(_PTS[c] for c in h) for h in self.hands]
+        active = [s for s in range(self.n) if not self.out[s]]
+        gained = [0] * self.n
+        if rules.scoring in ("winner-takes", "single-hand"):
+            if winner >= 0:
+                gained[winner] = sum(points[s] for s in active if s != winner)
+        else:
+            for s in active:
+                gained[s] = points[s]
+        for s in active:
+            self.scores[s] += gained[s]
+        self.phase = OVER
+        self._emit({"type": "hand_end", "hand_no": self.hand_no, "winner": winner, "reason": reason,
+                    "points": points, "gained": gained, "scores": list(self.scores)})
+        termination = self._termination(points, winner)
+        if termination:
+            self._finish(termination, points, winner)
+            return
+        self.dealer = self._next(self.dealer)
+        self._start_hand()
+
+    def _termination(self, points: list[int], winner: int) -> str:
+        rules = self.rules
+        if rules.scoring == "single-hand":
+            return "single-hand"
+        if rules.scoring == "elimination":
+            fallen = [s for s in range(self.n) if not self.out[s] and self.scores[s] >= rules.target]
+            if fallen:
+                for s in fallen:
+                    self.out[s] = True
+                self._eliminated.append(fallen)
+                self._emit({"type": "eliminated", "seats": fallen})
+            if self._active() <= 1:
+                return "last-standing"
+        elif max(self.scores) >= rules.target:
+            return "target"
+        if self.hand_no >= rules.max_hands:
+            return "hand-limit"
+        return ""
+
+    def _finish(self, termination: str, points: list[int], winner: int) -> None:
+        scores = self.scores
+        if termination == "single-hand":
+            rest = sorted((s for s in range(self.n) if s != winner), key=lambda s: points[s])
+            places = ([(winner,)] if winner >= 0 else []) + _group(rest, points)
+        elif self.rules.scoring == "winner-takes":
+            places = _group(sorted(range(self.n), key=lambda s: -scores[s]), [-x for x in scores])
+        elif self.rules.scoring == "lowest-wins":
+            places = _group(sorted(range(self.n), key=lambda s: scores[s]), scores)
+        else:
+            standing = sorted((s for s in range(self.n) if not self.out[s]), key=lambda s: scores[s])
+            places = _group(standing, scores)
+            for fallen in reversed(self._eliminated):
+                places += _group(sorted(fallen, key=lambda s: scores[s]), scores)
+        self.outcome = Outcome(tuple(places), tuple(scores), termination, self.hand_no)
+        self.phase = OVER
+        self._legal = None
+        self._emit({"type": "game_end", **self.outcome.to_dict()})
+
+
+def _group(order: list[int], key: list[int]) -> list[tuple[int, ...]]:
+    """Group seats already sorted by ``key`` into tied places."""
+    groups: list[list[int]] = []
+    for s in order:
+        if groups and key[groups[-1][0]] == key[s]:
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return [tuple(g) for g in groups]
+
+
+def parse_card_list(codes: list[str]) -> list[int]:
+    """Card ids of an explicit deck (top of the pile first); raises CardCodeError naming a bad code."""
+    return [parse_card(code) for code in codes]
+
+
+def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The part of an event that ``seat`` may see: other players' card faces become counts."""
+    etype = event["type"]
+    if (etype == "deal" or etype == "draw") and event["seat"] != seat:
+        public = dict(event)
+        public["count"] = len(public.pop("cards"))
+        return public
+    if etype == "shuffle":
+        public = dict(event)
+        hands = public.pop("hands")
+        public["hand_sizes"] = [len(h) for h in hands]
+        public["hand"] = hands[seat]
+        return public
+    return event
