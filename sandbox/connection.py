@@ -102,6 +102,7 @@ class PipeConnection(ABC):
         self._rpoll = select.poll()
         self._rpoll.register(read_fd, _POLLIN)
         self._buf = bytearray()
+        self._direct = True  # False when _read_chunk decodes the stream (docker attach)
         self._max = limits.max_line_bytes
         self._stderr = StderrTail(limits.stderr_cap_bytes)
         self._stderr_thread: threading.Thread | None = None
@@ -148,17 +149,51 @@ class PipeConnection(ABC):
     def readline(self, timeout: float) -> bytes:
         """One line from the bot, without its newline (see :class:`~sandbox.base.BotConnection`)."""
         buf = self._buf
-        idx = buf.find(b"\n")
+        if not buf and self._direct and not (self._closed or self._eof):
+            # Hot path (plain pipe, nothing buffered): one poll, one read, and the usual answer is
+            # exactly one whole line, returned without touching the buffer.
+            if not self._rpoll.poll(math.ceil(timeout * 1000)):
+                raise BotTimeout(timeout)
+            try:
+                chunk = os.read(self._rfd, READ_CHUNK)
+            except BlockingIOError:
+                return self._readline_slow(timeout, None)
+            except OSError as exc:
+                if self._closed:
+                    raise BotExited(self.returncode, "the connection is closed") from exc
+                raise
+            if chunk and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= self._max + 1:
+                return chunk[:-1]
+            return self._readline_slow(timeout, chunk)
+        return self._readline_slow(timeout, None)
+
+    def _readline_slow(self, timeout: float, first: bytes | None) -> bytes:
+        """:meth:`readline` in general: buffered lines, partial lines, end of file, long lines."""
+        buf = self._buf
+        if first == b"":  # end of file, seen by the hot path
+            self._eof = True
+            raise BotExited(self._exit_status(1.0))
+        if first:
+            buf += first
+        idx = buf.find(b"\n") if buf else -1
         if idx < 0:
             if self._closed or self._eof:
                 raise BotExited(self.returncode, "the connection is closed" if self._closed else "")
+            if len(buf) > self._max:
+                buf.clear()
+                raise BotOutputTooLong(self._max)
             deadline = time.monotonic() + timeout
             while True:
-                start = len(buf)
                 chunk = self._read_chunk(deadline, timeout)
                 if not chunk:
                     self._eof = True
                     raise BotExited(self._exit_status(1.0))
+                if not buf and chunk.find(b"\n") == len(chunk) - 1:
+                    # The usual answer: exactly one whole line in one read; no buffer copies.
+                    if len(chunk) > self._max + 1:
+                        raise BotOutputTooLong(self._max)
+                    return chunk[:-1]
+                start = len(buf)
                 buf += chunk
                 idx = buf.find(b"\n", start)
                 if idx >= 0:

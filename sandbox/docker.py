@@ -141,6 +141,7 @@ class DockerConnection(PipeConnection):
                 sock.close()
             raise
         super().__init__(write_fd, read_fd, limits, label)
+        self._direct = self._decoder is None
         err_decoder = FrameDecoder(STDERR)
 
         def read_stderr() -> bytes:

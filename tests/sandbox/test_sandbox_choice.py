@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,9 @@ def test_node_bot(name: str) -> None:
     try:
         conn.send(b'{"hello": "node"}\n')
         assert conn.readline(10.0) == b'{"hello": "node"}'
+        deadline = time.monotonic() + 5  # stderr is a separate stream: it may come a little later
+        while "node echo ready" not in conn.stderr_tail() and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert "node echo ready" in conn.stderr_tail()
     finally:
         conn.close()
