@@ -350,11 +350,15 @@ class ProcessConnection(PipeConnection):
         return self._status
 
     def _kill(self) -> None:
+        # Children first, as pidfds (exact processes): for bwrap this is the pid namespace's init, whose
+        # death takes the whole namespace down; waiting for it means the namespace is empty.
+        kids = _child_pidfds(self._proc.pid)
         # The leader is not reaped yet, so its pid and process group id are still ours.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        for fd in (self._pidfd, *kids):
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
         if self.cgroup is not None:
             self.cgroup.kill()
         try:
@@ -364,6 +368,12 @@ class ProcessConnection(PipeConnection):
         except subprocess.TimeoutExpired:
             log.error("%s: pid %d did not die within 10 s of SIGKILL", self.label, self._proc.pid)
         os.close(self._pidfd)
+        for fd in kids:
+            kid_poll = select.poll()
+            kid_poll.register(fd, select.POLLIN)
+            if not kid_poll.poll(10_000):
+                log.error("%s: a child of pid %d did not die within 10 s of SIGKILL", self.label, self.pid)
+            os.close(fd)
 
     def _cleanup(self) -> None:
         if self.cgroup is not None:
@@ -371,6 +381,33 @@ class ProcessConnection(PipeConnection):
             self.cgroup.remove()
         for d in self._temp_dirs:
             remove_tree(d)
+
+
+def _child_pidfds(pid: int) -> list[int]:
+    """pidfds of the direct children of ``pid`` (each checked to still be its child once opened)."""
+    fds: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return fds
+    kids: set[int] = set()
+    for task in tasks:
+        with contextlib.suppress(OSError, ValueError):
+            kids.update(int(k) for k in Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+    for kid in kids:
+        try:
+            fd = os.pidfd_open(kid)
+        except OSError:
+            continue
+        try:
+            ppid = int(Path(f"/proc/{kid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            ppid = -1
+        if ppid == pid:
+            fds.append(fd)
+        else:  # gone, and the pid already reused: not ours
+            os.close(fd)
+    return fds
 
 
 def remove_tree(path: Path) -> None:

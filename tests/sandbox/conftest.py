@@ -8,6 +8,7 @@ import pytest
 from sandbox_support import CONFINING_RUNNERS, RUNNERS, ready_runner
 
 from sandbox import Runner
+from sandbox.bwrap import BwrapRunner
 
 _MARKS = {"bwrap": [pytest.mark.bwrap], "docker": [pytest.mark.docker], "process": []}
 
@@ -18,9 +19,18 @@ def runner(request: pytest.FixtureRequest) -> Runner:
     return ready_runner(request.param)
 
 
-@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in CONFINING_RUNNERS])
+@pytest.fixture(
+    params=[
+        *(pytest.param(n, marks=_MARKS[n], id=n) for n in CONFINING_RUNNERS),
+        pytest.param("bwrap-rlimits", marks=_MARKS["bwrap"], id="bwrap-rlimits"),
+    ]
+)
 def confining_runner(request: pytest.FixtureRequest) -> Runner:
-    """Each runner that confines bots (bwrap, docker): the hostile bots run under these."""
+    """Each runner that confines bots (bwrap, docker), plus bwrap without cgroups (rlimits and the pid
+    namespace only, as on a machine where cgroups are not writable): the hostile bots run under these."""
+    if request.param == "bwrap-rlimits":
+        ready_runner("bwrap")
+        return BwrapRunner(use_cgroups=False)
     return ready_runner(request.param)
 
 
