@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
@@ -61,6 +62,23 @@ _SIX: Final = frozenset(c.id for c in CARDS if c.rank == "6")
 _PLAY: Final = A.PLAY_ACTIONS
 _PLAY_UNO: Final = A.PLAY_ACTIONS_UNO
 _RETURNED_FIRST: Final = frozenset({"W4", "WS", "W2", "W6", "WSK", "WR"})
+_ACTIONS: Final = A.ACTIONS
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """Fisher-Yates shuffle in place driven by ``rng.random()``: the same permutation for the same seed on
+    every platform, several times faster than ``random.shuffle`` (written by hand for that speed)."""
+    draw = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=256)
+def _rule_tables(rules: RuleSet) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """Per rule set: which card ids are restricted wild draw cards, and the deck's card ids."""
+    restricted = rules.restricted
+    return tuple(c.code in restricted for c in CARDS), tuple(deck_cards(rules.deck))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +132,8 @@ class Game:
         self.seed: Final = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.rng = random.Random(self.seed)
         self.explicit_deck: Final = list(deck) if deck is not None else None
-        self._cards = parse_card_list(deck) if deck is not None else deck_cards(rules.deck)
+        restricted, standard_deck = _rule_tables(rules)
+        self._cards = parse_card_list(deck) if deck is not None else standard_deck
         if len(self._cards) <= rules.hand_size * players:
             raise ArenaError(f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players")
         self.scores = [0] * players
@@ -128,7 +147,13 @@ class Game:
         self.events: list[dict[str, Any]] = []
         self.outcome: Outcome | None = None
         self._eliminated: list[list[int]] = []
-        self._restricted = tuple(c.code in rules.restricted for c in CARDS)
+        self._restricted = restricted
+        self._seven_o = rules.seven_o
+        self._jump_in = rules.jump_in
+        self._smackdown = rules.smackdown
+        self._windows = rules.jump_in or rules.smackdown
+        self._max_turns = rules.max_turns
+        self._all_in = True  # no seat eliminated
         self._restrict_play = rules.wild_draw_four == "restricted" and not rules.challenge
         self._stacking = rules.stacking
         self._keep_drawing = rules.draw == "keep"
@@ -215,7 +240,7 @@ class Game:
         legal = self._legal if (self._legal is not None and self._legal_seat == seat) else self.legal_actions(seat)
         if action not in legal:
             raise self._rejection(action, seat)
-        parsed = A.ACTIONS[action]
+        parsed = _ACTIONS[action]
         self.history.append((seat, action))
         start = len(self.events)
         self._legal = None
@@ -441,6 +466,8 @@ class Game:
         self.events.append(event)
 
     def _next(self, seat: int, steps: int = 1) -> int:
+        if self._all_in:
+            return (seat + self.direction * steps) % self.n
         n = self.n
         d = self.direction
         out = self.out
@@ -475,7 +502,7 @@ class Game:
                 top = self.discard.pop()
                 pile.extend(self.discard)
                 self.discard[:] = [top]
-                self.rng.shuffle(pile)
+                shuffle(pile, self.rng)
                 self._emit({"type": "reshuffle", "draw_pile": len(pile)})
             card = pile.pop()
             got.append(card)
@@ -554,7 +581,7 @@ class Game:
         self._stage = _ST_CATCH
         effect = _EFFECT[card]
         if effect == _NUM:
-            if self.rules.seven_o:
+            if self._seven_o:
                 if card in _SEVEN:
                     self._cont_next = self._next(seat)
                     self.cur = seat
@@ -604,7 +631,10 @@ class Game:
                     self._draw(other, 1, "custom")
         else:  # plain wild
             self._cont_next = self._next(seat)
-        self._continue()
+        if self._catch < 0 and not self._windows:
+            self._begin_turn(self._cont_next)
+        else:
+            self._continue()
 
     def _draw_card_effect(self, seat: int, card: int, guilty: bool) -> int:
         """Apply a draw card's penalty; return who plays next."""
@@ -649,7 +679,7 @@ class Game:
         """Wild Shuffle Hands: collect, shuffle, deal from the player on the left. Returns a seat left with
         no cards (who has gone out), or -1."""
         pool = [c for s in range(self.n) for c in self.hands[s]]
-        self.rng.shuffle(pool)
+        shuffle(pool, self.rng)
         order = [*self._seats_after(seat), seat]
         new_hands: list[list[int]] = [[] for _ in range(self.n)]
         for i, card in enumerate(pool):
@@ -679,7 +709,7 @@ class Game:
                 self._catch = -1
             elif stage == _ST_SLAP:
                 self._stage = _ST_JUMP
-                if self.rules.smackdown and self.discard[-1] in _SIX:
+                if self._smackdown and self.discard[-1] in _SIX:
                     seat = self._cont_seat
                     self._slappers = [*self._seats_after(seat), seat]
                     self.phase = SLAP
@@ -687,7 +717,7 @@ class Game:
             elif stage == _ST_JUMP:
                 self._stage = _ST_TURN
                 top = self.discard[-1]
-                if self.rules.jump_in and not self.pending and _COL[top] >= 0:
+                if self._jump_in and not self.pending and _COL[top] >= 0:
                     offers = [s for s in self._seats_after(self._cont_seat) if top in self.hands[s]]
                     if offers:
                         self._offers = offers
@@ -702,7 +732,7 @@ class Game:
         while True:
             if new_turn:
                 self.turns += 1
-                if self.turns > self.rules.max_turns:
+                if self.turns > self._max_turns:
                     self._end_hand(-1, "turn-cap")
                     return
             new_turn = True
@@ -744,7 +774,7 @@ class Game:
             cards = list(self._cards)
         else:
             cards = list(self._cards)
-            self.rng.shuffle(cards)
+            shuffle(cards, self.rng)
         pile = cards[::-1]
         n = self.n
         self.direction = 1
@@ -777,7 +807,7 @@ class Game:
                 break
             self._emit({"type": "return", "card": _CODE[top]})
             pile.append(top)
-            self.rng.shuffle(pile)
+            shuffle(pile, self.rng)
             top = pile.pop()
         self.discard = [top]
         self.colour = _COL[top]
@@ -857,6 +887,7 @@ class Game:
             if fallen:
                 for s in fallen:
                     self.out[s] = True
+                self._all_in = False
                 self._eliminated.append(fallen)
                 self._emit({"type": "eliminated", "seats": fallen})
             if self._active() <= 1:
