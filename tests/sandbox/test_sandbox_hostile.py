@@ -26,6 +26,22 @@ def closes_quickly(conn: object, seconds: float = 3.0) -> None:
     assert survivors(procs) == set()
 
 
+def test_unprivileged_inside_and_on_the_host(confining_runner: Runner, connections: list) -> None:
+    conn = confining_runner.start(hostile_spec("whoami.py"))
+    connections.append(conn)
+    found = report(conn)
+    assert (found["uid"], found["euid"], found["gid"]) == (65534, 65534, 65534)
+    assert int(found["cap_eff"], 16) == 0
+    assert int(found["cap_prm"], 16) == 0
+    assert found["no_new_privs"] == "1"
+    host_uids = set()
+    for pid in bot_processes(conn):
+        status = Path(f"/proc/{pid}/status").read_text()
+        uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
+        host_uids.update(int(u) for u in uid_line.split()[1:])
+    assert host_uids == {65534}  # real, effective, saved and fs uid: never root on the host
+
+
 def test_no_network(confining_runner: Runner, connections: list) -> None:
     conn = confining_runner.start(hostile_spec("network.py", host_address()))
     connections.append(conn)
@@ -105,7 +121,12 @@ def test_cpu_share_is_capped(confining_runner: Runner, connections: list) -> Non
     connections.append(conn)
     cgroup = getattr(conn, "cgroup", None)
     if getattr(conn, "container_id", None) is None and (cgroup is None or "cpu" not in cgroup.limited):
-        pytest.skip("no writable CPU cgroup here: bwrap caps only CPU time (RLIMIT_CPU)")
+        why = (
+            "this variant runs without cgroups"
+            if not getattr(confining_runner, "use_cgroups", True)
+            else ("no writable CPU cgroup on this machine")
+        )
+        pytest.skip(f"{why}: bwrap then caps CPU time only (see test_cpu_time_is_capped)")
     found = report(conn)
     assert found["cores"] <= 0.5 * 1.25 + 0.05
     closes_quickly(conn)
