@@ -65,8 +65,8 @@ class Limits:
     stderr_cap_bytes: int = 64 * 1024
     """How much of the end of the bot's stderr is kept."""
     startup_timeout: float = 10.0
-    """Seconds to start the bot (container creation included); the referee also gives it this much
-    time for its first answer."""
+    """Seconds the referee gives a freshly started bot for its first answer (interpreter start-up
+    included). Runners start bots without waiting; Docker API calls have their own 60 s timeout."""
     cpu_seconds: int = 600
     """Total CPU time for the whole match (``RLIMIT_CPU``), a backstop behind the per-decision clock."""
     open_files: int = 256
