@@ -245,6 +245,14 @@ class PipeConnection(ABC):
             except Exception:
                 log.exception("closing %s: %s failed", self.label, step.__name__)
 
+    def __del__(self) -> None:
+        # A safety net, not the way to do it: a connection dropped without close() would otherwise
+        # leave its bot (and, under docker, its container) running until the referee's process ends.
+        if not getattr(self, "_closed", True):
+            log.warning("%s was garbage-collected without close(): closing it now", self.label)
+            with contextlib.suppress(Exception):
+                self.close()
+
     def __enter__(self) -> PipeConnection:
         return self
 

@@ -135,3 +135,16 @@ def test_private_bot_folder_is_staged_and_removed(runner: Runner, tmp_path: Path
         conn.close()
     assert all(not Path(d).exists() for d in staged)
     assert (bot_dir / "data.txt").stat().st_mode & 0o777 == 0o600  # the original is untouched
+
+
+def test_a_dropped_connection_is_closed_when_collected(runner: Runner) -> None:
+    import gc
+
+    conn = runner.start(echo_spec())
+    conn.send(b"hi\n")
+    assert conn.readline(5.0) == b"hi"
+    procs = snapshot(bot_processes(conn))
+    assert procs
+    del conn
+    gc.collect()
+    assert survivors(procs) == set()
