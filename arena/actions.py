@@ -60,8 +60,15 @@ def _build() -> tuple[dict[str, ParsedAction], tuple[tuple[str, ...], ...], tupl
             with_uno.append(tuple(names))
         else:
             with_uno.append(tuple(n for name in names for n in (name, name + "!")))
-    for word, kind in (("draw", DRAW), ("keep", KEEP), ("take", TAKE), ("challenge", CHALLENGE),
-                       ("pass", PASS), ("catch", CATCH), ("slap", SLAP)):
+    for word, kind in (
+        ("draw", DRAW),
+        ("keep", KEEP),
+        ("take", TAKE),
+        ("challenge", CHALLENGE),
+        ("pass", PASS),
+        ("catch", CATCH),
+        ("slap", SLAP),
+    ):
         table[word] = ParsedAction(kind, -1, -1, False, -1)
     for colour, letter in enumerate(COLOURS):
         table[f"color:{letter}"] = ParsedAction(COLOR, -1, colour, False, -1)

@@ -91,7 +91,9 @@ def _build_cards() -> tuple[Card, ...]:
     cards: list[Card] = []
     for colour, letter in enumerate(COLOURS):
         for rank in NUMBER_RANKS + ACTION_RANKS:
-            cards.append(Card(len(cards), letter + rank, colour, rank, _points(rank), _DRAW_VALUE.get(rank, 0)))
+            cards.append(
+                Card(len(cards), letter + rank, colour, rank, _points(rank), _DRAW_VALUE.get(rank, 0))
+            )
     for rank in WILD_RANKS:
         cards.append(Card(len(cards), rank, -1, rank, _points(rank), _DRAW_VALUE.get(rank, 0)))
     return tuple(cards)
@@ -125,7 +127,7 @@ def parse_cards(codes: list[str] | tuple[str, ...]) -> list[int]:
 
 _CLASSIC: Final = (
     [(c + "0", 1) for c in COLOURS]
-    + [(c + r, 2) for c in COLOURS for r in NUMBER_RANKS[1:] + ("S", "R", "D2")]
+    + [(c + r, 2) for c in COLOURS for r in (*NUMBER_RANKS[1:], "S", "R", "D2")]
     + [("W", 4), ("W4", 4)]
 )
 
@@ -134,15 +136,15 @@ _CLASSIC: Final = (
 # two Draw Four, one each of Draw Six, Draw Ten, Skip Everyone, Reverse Everyone (32 x 4 = 128);
 # then 4 Wild, 4 Wild Draw Four, 4 Wild +2, 4 Wild +6, 2 Wild Skip, 2 Wild Reverse (20).
 _NO_MERCY: Final = (
-    [(c + r, 2) for c in COLOURS for r in NUMBER_RANKS + ("S", "R", "D2", "D4")]
+    [(c + r, 2) for c in COLOURS for r in (*NUMBER_RANKS, "S", "R", "D2", "D4")]
     + [(c + r, 1) for c in COLOURS for r in ("D6", "D10", "SE", "RE")]
     + [("W", 4), ("W4", 4), ("W2", 4), ("W6", 4), ("WSK", 2), ("WR", 2)]
 )
 
 DECKS: Final[dict[str, tuple[tuple[str, int], ...]]] = {
     "classic": tuple(_CLASSIC),
-    "2018": tuple(_CLASSIC + [("WS", 1), ("WC", 3)]),
-    "blank": tuple(_CLASSIC + [("X", 4)]),
+    "2018": (*_CLASSIC, ("WS", 1), ("WC", 3)),
+    "blank": (*_CLASSIC, ("X", 4)),
     "no-mercy": tuple(_NO_MERCY),
 }
 """Deck compositions as (code, count) pairs: classic 108, 2018 112, blank 112, No Mercy 148."""

@@ -52,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--games", type=int, default=1000)
-    sim.add_argument("--bots", default="random,greedy", help="comma-separated built-in policies, given to seats in turn")
+    sim.add_argument(
+        "--bots", default="random,greedy", help="comma-separated built-in policies, given to seats in turn"
+    )
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_simulate)

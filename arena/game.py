@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 from arena import actions as A
@@ -44,8 +44,16 @@ _ST_CATCH, _ST_SLAP, _ST_JUMP, _ST_TURN = range(4)
 # Card effects.
 _NUM, _SKIP, _REV, _DRAWCARD, _SKIPALL, _REVALL, _WILD, _SHUFFLE, _CUSTOM = range(9)
 _EFFECT_OF_RANK: Final = {
-    "S": _SKIP, "WSK": _SKIP, "R": _REV, "WR": _REV, "SE": _SKIPALL, "RE": _REVALL,
-    "W": _WILD, "X": _WILD, "WS": _SHUFFLE, "WC": _CUSTOM,
+    "S": _SKIP,
+    "WSK": _SKIP,
+    "R": _REV,
+    "WR": _REV,
+    "SE": _SKIPALL,
+    "RE": _REVALL,
+    "W": _WILD,
+    "X": _WILD,
+    "WS": _SHUFFLE,
+    "WC": _CUSTOM,
 }
 
 _COL: Final = tuple(c.colour for c in CARDS)
@@ -53,9 +61,7 @@ _RANK: Final = tuple(c.rank for c in CARDS)
 _DRAWV: Final = tuple(c.draw for c in CARDS)
 _PTS: Final = tuple(c.points for c in CARDS)
 _CODE: Final = tuple(c.code for c in CARDS)
-_EFFECT: Final = tuple(
-    _DRAWCARD if c.draw else _EFFECT_OF_RANK.get(c.rank, _NUM) for c in CARDS
-)
+_EFFECT: Final = tuple(_DRAWCARD if c.draw else _EFFECT_OF_RANK.get(c.rank, _NUM) for c in CARDS)
 _SEVEN: Final = frozenset(c.id for c in CARDS if c.rank == "7")
 _ZERO: Final = frozenset(c.id for c in CARDS if c.rank == "0")
 _SIX: Final = frozenset(c.id for c in CARDS if c.rank == "6")
@@ -102,8 +108,12 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"places": [list(g) for g in self.places], "scores": list(self.scores),
-                "termination": self.termination, "hands": self.hands}
+        return {
+            "places": [list(g) for g in self.places],
+            "scores": list(self.scores),
+            "termination": self.termination,
+            "hands": self.hands,
+        }
 
 
 class Game:
@@ -135,7 +145,9 @@ class Game:
         restricted, standard_deck = _rule_tables(rules)
         self._cards = parse_card_list(deck) if deck is not None else standard_deck
         if len(self._cards) <= rules.hand_size * players:
-            raise ArenaError(f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players")
+            raise ArenaError(
+                f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players"
+            )
         self.scores = [0] * players
         self.out = [False] * players
         self.hand_no = 0
@@ -197,9 +209,9 @@ class Game:
     def to_move(self) -> tuple[int, ...]:
         """The seats that may act now: one seat, every seat yet to slap a 6, or none when over."""
         phase = self.phase
-        if phase == TURN or phase == DRAWN or phase == COLOR or phase == SWAP:
+        if phase in (TURN, DRAWN, COLOR, SWAP):
             return (self.cur,)
-        if phase == CATCH or phase == JUMP:
+        if phase in (CATCH, JUMP):
             return (self._offers[0],)
         if phase == SLAP:
             return tuple(self._slappers)
@@ -211,7 +223,7 @@ class Game:
         phase = self.phase
         if phase <= SWAP:
             return self.cur
-        if phase == CATCH or phase == JUMP:
+        if phase in (CATCH, JUMP):
             return self._offers[0]
         if phase == SLAP:
             return self._slappers[0]
@@ -237,7 +249,11 @@ class Game:
         """
         if seat is None:
             seat = self.current_player
-        legal = self._legal if (self._legal is not None and self._legal_seat == seat) else self.legal_actions(seat)
+        legal = (
+            self._legal
+            if (self._legal is not None and self._legal_seat == seat)
+            else self.legal_actions(seat)
+        )
         if action not in legal:
             raise self._rejection(action, seat)
         parsed = _ACTIONS[action]
@@ -284,7 +300,7 @@ class Game:
             "challengeable": self.challenge_from >= 0 and seat == self.cur and self.phase == TURN,
         }
         if history:
-            obs["history"] = [redact(e, seat) for e in self.events[self._hand_event_start:]]
+            obs["history"] = [redact(e, seat) for e in self.events[self._hand_event_start :]]
         return obs
 
     def omniscient(self) -> dict[str, Any]:
@@ -411,7 +427,9 @@ class Game:
         if self.phase == OVER:
             return IllegalAction(f"the game is over; {action!r} cannot be played")
         if seat not in self.to_move:
-            return NotYourTurn(f"seat {seat} is not to move (to move: {list(self.to_move)}); {action!r} rejected")
+            return NotYourTurn(
+                f"seat {seat} is not to move (to move: {list(self.to_move)}); {action!r} rejected"
+            )
         legal = self.legal_actions(seat)
         return IllegalAction(
             f"{action!r} is not legal for seat {seat} in phase {PHASES[self.phase]!r} "
@@ -787,8 +805,14 @@ class Game:
         self.turns = 0
         self._passes = 0
         first = self._next(self.dealer)
-        self._emit({"type": "hand", "hand_no": self.hand_no, "dealer": self.dealer,
-                    "seats": [s for s in range(n) if not self.out[s]]})
+        self._emit(
+            {
+                "type": "hand",
+                "hand_no": self.hand_no,
+                "dealer": self.dealer,
+                "seats": [s for s in range(n) if not self.out[s]],
+            }
+        )
         for _ in range(rules.hand_size):
             s = first
             while True:
@@ -869,8 +893,17 @@ class Game:
         for s in active:
             self.scores[s] += gained[s]
         self.phase = OVER
-        self._emit({"type": "hand_end", "hand_no": self.hand_no, "winner": winner, "reason": reason,
-                    "points": points, "gained": gained, "scores": list(self.scores)})
+        self._emit(
+            {
+                "type": "hand_end",
+                "hand_no": self.hand_no,
+                "winner": winner,
+                "reason": reason,
+                "points": points,
+                "gained": gained,
+                "scores": list(self.scores),
+            }
+        )
         termination = self._termination(points, winner)
         if termination:
             self._finish(termination, points, winner)

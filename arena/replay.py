@@ -62,15 +62,23 @@ def _check_shape(replay: Any) -> None:
     if not isinstance(replay, dict):
         raise ReplayError(f"a replay is a JSON object, not {type(replay).__name__}")
     if replay.get("format") != FORMAT:
-        raise ReplayError(f"not an UNO Arena replay (format is {replay.get('format')!r}, expected {FORMAT!r})")
+        raise ReplayError(
+            f"not an UNO Arena replay (format is {replay.get('format')!r}, expected {FORMAT!r})"
+        )
     if replay.get("version") != VERSION:
-        raise ReplayError(f"replay version {replay.get('version')!r} is not supported (this engine reads {VERSION})")
+        raise ReplayError(
+            f"replay version {replay.get('version')!r} is not supported (this engine reads {VERSION})"
+        )
     for key, kind in (("rules", dict), ("players", int), ("seed", int), ("decisions", list)):
         if not isinstance(replay.get(key), kind):
             raise ReplayError(f"replay field {key!r} is missing or not a {kind.__name__}")
     for i, decision in enumerate(replay["decisions"]):
-        if not (isinstance(decision, list) and len(decision) == 4 and isinstance(decision[0], int)
-                and isinstance(decision[1], str)):
+        if not (
+            isinstance(decision, list)
+            and len(decision) == 4
+            and isinstance(decision[0], int)
+            and isinstance(decision[1], str)
+        ):
             raise ReplayError(f"replay decision {i} is not [seat, action, think_ms, fault]: {decision!r}")
 
 
@@ -79,12 +87,16 @@ def new_game(replay: dict[str, Any]) -> Game:
     _check_shape(replay)
     try:
         rules = RuleSet.from_dict(replay["rules"])
-        return Game(rules, replay["players"], replay["seed"], deck=replay.get("deck"), dealer=replay.get("dealer"))
+        return Game(
+            rules, replay["players"], replay["seed"], deck=replay.get("deck"), dealer=replay.get("dealer")
+        )
     except ArenaError as exc:
         raise ReplayError(f"replay cannot start a game: {exc}") from exc
 
 
-def steps(replay: dict[str, Any], game: Game | None = None) -> Iterator[tuple[Game, int, list[dict[str, Any]]]]:
+def steps(
+    replay: dict[str, Any], game: Game | None = None
+) -> Iterator[tuple[Game, int, list[dict[str, Any]]]]:
     """Re-simulate decision by decision, yielding (the game after it, decision index, its events)."""
     game = new_game(replay) if game is None else game
     for i, (seat, action, _ms, _fault) in enumerate(replay["decisions"]):
@@ -109,7 +121,9 @@ def verify_replay(replay: dict[str, Any]) -> Game:
     stored = replay.get("outcome")
     actual = game.outcome.to_dict() if game.outcome else None
     if stored != actual:
-        raise ReplayError(f"replay outcome does not match its decisions: stored {stored}, re-simulated {actual}")
+        raise ReplayError(
+            f"replay outcome does not match its decisions: stored {stored}, re-simulated {actual}"
+        )
     digest = events_digest(game.events)
     if replay.get("events_sha256") != digest:
         raise ReplayError("replay event digest does not match its re-simulation (the replay was altered)")

@@ -41,37 +41,87 @@ class Option:
 OPTIONS: Final[dict[str, Option]] = {
     o.name: o
     for o in (
-        Option("deck", "classic", "deck composition: classic 108, 2018 112, blank 112, no-mercy 148",
-               ("classic", "2018", "blank", "no-mercy")),
+        Option(
+            "deck",
+            "classic",
+            "deck composition: classic 108, 2018 112, blank 112, no-mercy 148",
+            ("classic", "2018", "blank", "no-mercy"),
+        ),
         Option("hand_size", 7, "cards dealt to each player", bounds=(1, 10)),
         Option("min_players", 2, "fewest players at a table", bounds=(2, 10)),
         Option("max_players", 10, "most players at a table", bounds=(2, 10)),
-        Option("draw", "single", "no playable card or choosing to draw: draw one (single) or until playable (keep)",
-               ("single", "keep")),
-        Option("wild_draw_four", "restricted",
-               "Wild Draw Four (and No Mercy's Wild +6) only without a card of the current colour, or any time",
-               ("restricted", "unrestricted")),
+        Option(
+            "draw",
+            "single",
+            "no playable card or choosing to draw: draw one (single) or until playable (keep)",
+            ("single", "keep"),
+        ),
+        Option(
+            "wild_draw_four",
+            "restricted",
+            "Wild Draw Four (and No Mercy's Wild +6) only without a card of the current colour, or any time",
+            ("restricted", "unrestricted"),
+        ),
         Option("challenge", True, "the next player may challenge a restricted wild draw card", (True, False)),
-        Option("first_wild", "choose", "a Wild turned first: the first player names the colour, or it is replaced",
-               ("choose", "replace")),
-        Option("first_reverse", "dealer",
-               "a Reverse turned first: the dealer plays first (001) or the player to the dealer's right (002, 004)",
-               ("dealer", "right")),
-        Option("stacking", "none",
-               "answering a draw penalty with a draw card: none; same symbol; mixed +2/+4; any draw card of equal or "
-               "higher value (No Mercy)", ("none", "same", "mixed", "any")),
-        Option("seven_o", False, "a 7 swaps hands with a chosen player; a 0 passes every hand on", (True, False)),
-        Option("jump_in", False, "a player holding the identical card may play it out of turn", (True, False)),
-        Option("smackdown", False, "6 Smackdown: everyone slaps a played 6, the last to slap draws 2", (True, False)),
+        Option(
+            "first_wild",
+            "choose",
+            "a Wild turned first: the first player names the colour, or it is replaced",
+            ("choose", "replace"),
+        ),
+        Option(
+            "first_reverse",
+            "dealer",
+            "a Reverse turned first: the dealer plays first (001) or the player to the dealer's right (002, 004)",
+            ("dealer", "right"),
+        ),
+        Option(
+            "stacking",
+            "none",
+            "answering a draw penalty with a draw card: none; same symbol; mixed +2/+4; any draw card of equal or "
+            "higher value (No Mercy)",
+            ("none", "same", "mixed", "any"),
+        ),
+        Option(
+            "seven_o", False, "a 7 swaps hands with a chosen player; a 0 passes every hand on", (True, False)
+        ),
+        Option(
+            "jump_in", False, "a player holding the identical card may play it out of turn", (True, False)
+        ),
+        Option(
+            "smackdown",
+            False,
+            "6 Smackdown: everyone slaps a played 6, the last to slap draws 2",
+            (True, False),
+        ),
         Option("uno_penalty", 2, "cards drawn by a player caught without declaring UNO", (2, 4)),
-        Option("scoring", "winner-takes", "how hands are scored and when the game ends",
-               ("winner-takes", "lowest-wins", "elimination", "single-hand")),
-        Option("target", 500, "score that ends the game (or eliminates, under elimination)", bounds=(1, 100_000)),
-        Option("custom_wild", "plain", "what a Wild Customizable does (2018 deck)",
-               ("plain", "swap", "all-draw-one")),
-        Option("max_turns", 1000, "turn cap per hand; the hand then ends without a winner", bounds=(10, 1_000_000)),
-        Option("max_hands", 100, "hand cap per game; the game then ends on the current scores",
-               bounds=(1, 10_000)),
+        Option(
+            "scoring",
+            "winner-takes",
+            "how hands are scored and when the game ends",
+            ("winner-takes", "lowest-wins", "elimination", "single-hand"),
+        ),
+        Option(
+            "target", 500, "score that ends the game (or eliminates, under elimination)", bounds=(1, 100_000)
+        ),
+        Option(
+            "custom_wild",
+            "plain",
+            "what a Wild Customizable does (2018 deck)",
+            ("plain", "swap", "all-draw-one"),
+        ),
+        Option(
+            "max_turns",
+            1000,
+            "turn cap per hand; the hand then ends without a winner",
+            bounds=(10, 1_000_000),
+        ),
+        Option(
+            "max_hands",
+            100,
+            "hand cap per game; the game then ends on the current scores",
+            bounds=(1, 10_000),
+        ),
     )
 }
 """Every rule option, by name, with its default."""
@@ -156,13 +206,19 @@ def _validate(rules: RuleSet) -> None:
         elif option.bounds:
             low, high = option.bounds
             if type(value) is not int or not low <= value <= high:
-                raise RulesError(f"rule option {name!r} must be an integer from {low} to {high}, not {value!r}")
+                raise RulesError(
+                    f"rule option {name!r} must be an integer from {low} to {high}, not {value!r}"
+                )
     if rules.min_players > rules.max_players:
         raise RulesError(f"min_players ({rules.min_players}) is more than max_players ({rules.max_players})")
     if rules.challenge and rules.wild_draw_four == "unrestricted":
-        raise RulesError("challenge=True needs wild_draw_four='restricted': an unrestricted card cannot be challenged")
+        raise RulesError(
+            "challenge=True needs wild_draw_four='restricted': an unrestricted card cannot be challenged"
+        )
     if rules.custom_wild != "plain" and rules.deck != "2018":
-        raise RulesError(f"custom_wild={rules.custom_wild!r} needs deck='2018' (only it has Wild Customizable cards)")
+        raise RulesError(
+            f"custom_wild={rules.custom_wild!r} needs deck='2018' (only it has Wild Customizable cards)"
+        )
     dealt = rules.hand_size * rules.max_players
     if dealt >= DECK_SIZES[rules.deck]:
         raise RulesError(
@@ -173,6 +229,7 @@ def _validate(rules: RuleSet) -> None:
 
 # --- Presets ------------------------------------------------------------------------------------------
 
+
 def _preset(name: str, description: str, source: str, **options: Any) -> RuleSet:
     return RuleSet(name=name, description=description, source=source, **options)
 
@@ -180,35 +237,91 @@ def _preset(name: str, description: str, source: str, **options: Any) -> RuleSet
 PRESETS: Final[dict[str, RuleSet]] = {
     p.name: p
     for p in (
-        _preset("classic", "The official rules: draw one, Wild Draw Four restricted and challengeable, "
-                "first to 500 points.", "000, 001"),
-        _preset("classic-single", "The official rules, one hand decides the game.", "000 ('each hand has a winner')",
-                scoring="single-hand"),
-        _preset("classic-2018", "Official rules with the 2018 112-card deck (Wild Shuffle Hands, "
-                "3 Wild Customizable played as plain wilds).", "001", deck="2018"),
-        _preset("classic-blank", "Official rules with the 112-card box: 4 blank cards played as plain wilds.",
-                "002", deck="blank"),
-        _preset("stacking", "Progressive UNO: a draw penalty may be passed on with a card of the same symbol.",
-                "001 (house rule), 000", stacking="same"),
-        _preset("stacking-mixed", "Progressive UNO with +2 on +4 and +4 on +2.", "000 (house table)",
-                stacking="mixed"),
-        _preset("seven-o", "Seven-O: a 7 swaps hands with a chosen player, a 0 passes every hand on.",
-                "001 (official house rule)", seven_o=True),
-        _preset("jump-in", "Jump-In: an identical card may be played out of turn.", "001 (official house rule)",
-                jump_in=True),
-        _preset("smackdown-6", "6 Smackdown: everyone slaps a 6, the last to slap draws 2.",
-                "001 (official house rule)", smackdown=True),
-        _preset("keep-drawing", "Keep Drawing: draw until a playable card comes.", "001 (house rule), 002, 004",
-                draw="keep"),
-        _preset("family", "The family reading: keep drawing, 4-card UNO penalty, a Wild turned first is replaced, "
-                "a Reverse turned first lets the dealer's right start, lowest total wins when someone reaches 500.",
-                "002, 004", draw="keep", uno_penalty=4, first_wild="replace", first_reverse="right",
-                scoring="lowest-wins"),
-        _preset("elimination", "Elimination: a player whose total reaches 500 is out; the last one left wins.",
-                "002 (house rule)", scoring="elimination"),
-        _preset("no-mercy", "UNO Show 'em No Mercy: the 148-card No Mercy deck, every draw card stacks on one of "
-                "equal or higher value, Wild Draw Four and Wild +6 restricted and challengeable.",
-                "003, 000", deck="no-mercy", stacking="any"),
+        _preset(
+            "classic",
+            "The official rules: draw one, Wild Draw Four restricted and challengeable, first to 500 points.",
+            "000, 001",
+        ),
+        _preset(
+            "classic-single",
+            "The official rules, one hand decides the game.",
+            "000 ('each hand has a winner')",
+            scoring="single-hand",
+        ),
+        _preset(
+            "classic-2018",
+            "Official rules with the 2018 112-card deck (Wild Shuffle Hands, "
+            "3 Wild Customizable played as plain wilds).",
+            "001",
+            deck="2018",
+        ),
+        _preset(
+            "classic-blank",
+            "Official rules with the 112-card box: 4 blank cards played as plain wilds.",
+            "002",
+            deck="blank",
+        ),
+        _preset(
+            "stacking",
+            "Progressive UNO: a draw penalty may be passed on with a card of the same symbol.",
+            "001 (house rule), 000",
+            stacking="same",
+        ),
+        _preset(
+            "stacking-mixed",
+            "Progressive UNO with +2 on +4 and +4 on +2.",
+            "000 (house table)",
+            stacking="mixed",
+        ),
+        _preset(
+            "seven-o",
+            "Seven-O: a 7 swaps hands with a chosen player, a 0 passes every hand on.",
+            "001 (official house rule)",
+            seven_o=True,
+        ),
+        _preset(
+            "jump-in",
+            "Jump-In: an identical card may be played out of turn.",
+            "001 (official house rule)",
+            jump_in=True,
+        ),
+        _preset(
+            "smackdown-6",
+            "6 Smackdown: everyone slaps a 6, the last to slap draws 2.",
+            "001 (official house rule)",
+            smackdown=True,
+        ),
+        _preset(
+            "keep-drawing",
+            "Keep Drawing: draw until a playable card comes.",
+            "001 (house rule), 002, 004",
+            draw="keep",
+        ),
+        _preset(
+            "family",
+            "The family reading: keep drawing, 4-card UNO penalty, a Wild turned first is replaced, "
+            "a Reverse turned first lets the dealer's right start, lowest total wins when someone reaches 500.",
+            "002, 004",
+            draw="keep",
+            uno_penalty=4,
+            first_wild="replace",
+            first_reverse="right",
+            scoring="lowest-wins",
+        ),
+        _preset(
+            "elimination",
+            "Elimination: a player whose total reaches 500 is out; the last one left wins.",
+            "002 (house rule)",
+            scoring="elimination",
+        ),
+        _preset(
+            "no-mercy",
+            "UNO Show 'em No Mercy: the 148-card No Mercy deck, every draw card stacks on one of "
+            "equal or higher value, Wild Draw Four and Wild +6 restricted and challengeable.",
+            "003, 000",
+            deck="no-mercy",
+            stacking="any",
+        ),
     )
 }
 """Every named preset, by name. Each cites the source documents (seeds/) it follows."""

@@ -93,14 +93,18 @@ def memory_per_game(players: int, count: int = 200) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--ours-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.ours_only:
         for players in (2, 4):
             ours = run_ours(players, args.seconds)
-            print(f"{'uno-arena pure Python (rlcard-like)':<34}{players:>8}{ours[0]:>11.0f}{ours[1]:>14.0f}{ours[2]:>10.1f}")
+            print(
+                f"{'uno-arena pure Python (rlcard-like)':<34}{players:>8}{ours[0]:>11.0f}{ours[1]:>14.0f}{ours[2]:>10.1f}"
+            )
         return
     build = "mypyc-compiled (scripts/build-engine)" if arena.COMPILED else "pure Python (no compiled build)"
     print(f"engine build: {build}")
@@ -109,20 +113,33 @@ def main() -> None:
         ours = run_ours(players, args.seconds)
         theirs = run_rlcard(players, args.seconds)
         ratio = f"{ours[0] / theirs[0]:.2f}x" if theirs else "-"
-        print(f"{'uno-arena (rlcard-like random)':<34}{players:>8}{ours[0]:>11.0f}{ours[1]:>14.0f}{ours[2]:>10.1f}{ratio:>8}")
+        print(
+            f"{'uno-arena (rlcard-like random)':<34}{players:>8}{ours[0]:>11.0f}{ours[1]:>14.0f}{ours[2]:>10.1f}{ratio:>8}"
+        )
         if theirs:
-            print(f"{'rlcard UnoGame (random legal)':<34}{players:>8}{theirs[0]:>11.0f}{theirs[1]:>14.0f}{theirs[2]:>10.1f}")
+            print(
+                f"{'rlcard UnoGame (random legal)':<34}{players:>8}{theirs[0]:>11.0f}{theirs[1]:>14.0f}{theirs[2]:>10.1f}"
+            )
         else:
             print("rlcard is not installed: pip install -r requirements-dev.txt")
         uniform = run_ours(players, args.seconds, random_policy)
-        print(f"{'uno-arena (uniform random legal)':<34}{players:>8}{uniform[0]:>11.0f}{uniform[1]:>14.0f}{uniform[2]:>10.1f}")
+        print(
+            f"{'uno-arena (uniform random legal)':<34}{players:>8}{uniform[0]:>11.0f}{uniform[1]:>14.0f}{uniform[2]:>10.1f}"
+        )
     if arena.COMPILED:
         env = {**os.environ, "UNO_ARENA_PURE": "1"}
-        pure = subprocess.run([sys.executable, __file__, "--ours-only", "--seconds", str(args.seconds)],
-                              env=env, capture_output=True, text=True, check=True)
+        pure = subprocess.run(
+            [sys.executable, __file__, "--ours-only", "--seconds", str(args.seconds)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         print(pure.stdout, end="")
     for players in (2, 4, 10):
-        print(f"memory per live game state, classic, {players} players: {memory_per_game(players) / 1024:.1f} KiB")
+        print(
+            f"memory per live game state, classic, {players} players: {memory_per_game(players) / 1024:.1f} KiB"
+        )
 
 
 if __name__ == "__main__":
