@@ -1,0 +1,256 @@
+"""The bot protocol, version 1: JSON Lines over the bot's stdin/stdout (``docs/protocol.md``).
+
+Every message is one JSON object on one line. The referee sends ``hello`` (once), ``request`` (one per
+decision, carrying the public events since the bot's last message), ``hand_end``, ``match_end`` and,
+just before it stops a bot for a bad answer, ``error``. The bot answers ``hello`` with ``ready`` and every
+``request`` with ``action``. Actions are the engine's action strings (``R7``, ``W4:B!``, ``draw``,
+``keep``, ``take``, ``challenge``, ``color:R``, ``swap:2``, ``pass``, ``catch``, ``slap``).
+
+This module is pure: builders and encoders for the referee's messages, and decoders that validate what a
+bot sent, raising :class:`ProtocolError` with a fault kind and a clear message. The JSON Schema of every
+message is ``docs/protocol.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+from arena.actions import ACTIONS
+
+VERSION: Final = 1
+"""The protocol version announced in ``hello``."""
+
+REFEREE_TYPES: Final = ("hello", "request", "hand_end", "match_end", "error")
+"""Message types the referee sends."""
+
+BOT_TYPES: Final = ("ready", "action")
+"""Message types a bot sends."""
+
+MAX_NAME: Final = 64
+"""Longest bot name accepted in ``ready`` (longer names are cut)."""
+
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+
+
+class ProtocolError(ValueError):
+    """A line from a bot that is not a valid message. ``kind`` is the fault kind:
+    ``invalid_json`` (not UTF-8 JSON) or ``invalid_message`` (JSON, but not the expected message)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+# --- Referee -> bot --------------------------------------------------------------------------------
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as a compact JSON line (newline included)."""
+    return (_ENCODER.encode(message) + "\n").encode()
+
+
+def hello(
+    seat: int, players: int, names: Sequence[str], rules: dict[str, Any], limits: dict[str, Any]
+) -> dict[str, Any]:
+    """The greeting: protocol version, the bot's seat, the player count, every seat's name, the complete
+    rule set (``RuleSet.to_dict()``) and the limits (``MatchSettings.limits()``)."""
+    return {
+        "type": "hello",
+        "protocol": VERSION,
+        "seat": seat,
+        "players": players,
+        "names": list(names),
+        "rules": rules,
+        "limits": limits,
+    }
+
+
+def request(
+    decision: int,
+    legal: Sequence[str],
+    observation: dict[str, Any],
+    events: Sequence[dict[str, Any]],
+    time_bank: float,
+) -> dict[str, Any]:
+    """A decision to make: its id, the legal actions, what the seat sees, the public events (redacted for
+    this seat) since the bot's last message, and the seconds left in its time bank."""
+    return {
+        "type": "request",
+        "id": decision,
+        "legal": list(legal),
+        "time_bank": round(time_bank, 3),
+        "observation": observation,
+        "events": list(events),
+    }
+
+
+def encode_request(
+    decision: int,
+    legal: Sequence[str],
+    observation: dict[str, Any],
+    events: Sequence[dict[str, Any]],
+    time_bank: float,
+) -> bytes:
+    """``encode(request(...))``, fast: the per-decision hot path (the same bytes, tested)."""
+    ev = _ENCODER.encode(events) if events else "[]"
+    return (
+        f'{{"type":"request","id":{decision},"legal":["{_QQ.join(legal)}"],"time_bank":{round(time_bank, 3)!r},'
+        f'"observation":{encode_observation(observation)},"events":{ev}}}\n'
+    ).encode()
+
+
+def hand_end(event: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The end of a hand: the engine's ``hand_end`` event fields (hand number, winner, reason, points,
+    gained, scores) plus the public events since the bot's last message (the ``hand_end`` event last)."""
+    fields = {k: v for k, v in event.items() if k != "type"}
+    return {"type": "hand_end", **fields, "events": list(events)}
+
+
+def match_end(
+    places: Sequence[Sequence[int]],
+    scores: Sequence[int],
+    termination: str,
+    faults: Sequence[str | None],
+    events: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """The end of the match: the referee's places (faulted seats last), the scores, why the game ended,
+    each seat's fault kind (or null), and the remaining public events."""
+    return {
+        "type": "match_end",
+        "places": [list(group) for group in places],
+        "scores": list(scores),
+        "termination": termination,
+        "faults": list(faults),
+        "events": list(events),
+    }
+
+
+def error(kind: str, message: str) -> dict[str, Any]:
+    """Sent (best effort) to a bot just before it is stopped for a bad answer: the fault kind and why."""
+    return {"type": "error", "fault": kind, "message": message}
+
+
+# --- Bot -> referee --------------------------------------------------------------------------------
+
+
+def _load(line: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except UnicodeDecodeError:
+        raise ProtocolError("invalid_json", f"the line is not UTF-8: {excerpt(line)}") from None
+    except ValueError as exc:
+        raise ProtocolError("invalid_json", f"the line is not JSON ({exc}): {excerpt(line)}") from None
+    if type(data) is not dict:
+        raise ProtocolError("invalid_message", f"a message is a JSON object, not {excerpt(line)}")
+    return data
+
+
+def decode_ready(line: bytes) -> str | None:
+    """Validate the bot's answer to ``hello``; returns the name it gave (or None)."""
+    data = _load(line)
+    if data.get("type") != "ready":
+        raise ProtocolError(
+            "invalid_message", f'expected {{"type": "ready"}} in answer to hello, got {excerpt(line)}'
+        )
+    protocol = data.get("protocol", VERSION)
+    if protocol != VERSION:
+        raise ProtocolError(
+            "invalid_message", f"the bot speaks protocol {protocol!r}; the referee speaks {VERSION}"
+        )
+    name = data.get("name")
+    if name is None:
+        return None
+    if type(name) is not str:
+        raise ProtocolError("invalid_message", f"'name' must be a string, not {excerpt(line)}")
+    return name[:MAX_NAME]
+
+
+def decode_action(line: bytes, decision: int) -> str:
+    """Validate the bot's answer to request ``decision``; returns the action string.
+
+    Only the form is checked here (an action string of the engine's vocabulary, the right ``id`` when one
+    is given); whether the action is legal now is the engine's business.
+    """
+    data = _load(line)
+    action = data.get("action")
+    if type(action) is not str:
+        raise ProtocolError(
+            "invalid_message", f'expected {{"type": "action", "action": ...}}, got {excerpt(line)}'
+        )
+    kind = data.get("type", "action")
+    if kind != "action":
+        raise ProtocolError("invalid_message", f"expected a message of type 'action', got {kind!r}")
+    if "id" in data and data["id"] != decision:
+        raise ProtocolError(
+            "invalid_message", f"answer for request {data['id']!r} while request {decision} is open"
+        )
+    if action not in ACTIONS:
+        raise ProtocolError("invalid_message", f"{action[:80]!r} is not an action string")
+    return action
+
+
+def excerpt(line: bytes, limit: int = 120) -> str:
+    """A short printable excerpt of a bot's line for fault messages."""
+    text = line[:limit].decode("utf-8", "replace")
+    return repr(text) + ("..." if len(line) > limit else "")
+
+
+# --- Fast observation encoding ----------------------------------------------------------------------
+
+_QQ: Final = '","'
+_OBS_KEYS: Final = (
+    "seat", "players", "hand_no", "dealer", "phase", "to_move", "current", "hand", "top", "color",
+    "direction", "hand_sizes", "draw_pile", "discard_pile", "pending_draw", "uno", "scores", "out", "turn",
+    "drawn", "catch_target", "challengeable",
+)  # fmt: skip
+
+
+def _strs(items: Sequence[str]) -> str:
+    return f'["{_QQ.join(items)}"]' if items else "[]"
+
+
+def _ints(items: Sequence[int]) -> str:
+    return "[" + ",".join(map(str, items)) + "]"
+
+
+def _bools(items: Sequence[bool]) -> str:
+    return "[" + ",".join(["true" if b else "false" for b in items]) + "]"
+
+
+def _opt(value: str | None) -> str:
+    return "null" if value is None else f'"{value}"'
+
+
+def encode_observation(obs: dict[str, Any]) -> str:
+    """``Game.observation()`` as compact JSON, by a template for the engine's known fields (about twice as
+    fast as :mod:`json`); anything else (other fields, history) goes through :mod:`json`."""
+    if tuple(obs) != _OBS_KEYS:
+        return _ENCODER.encode(obs)
+    o = obs
+    catch = o["catch_target"]
+    return (
+        f'{{"seat":{o["seat"]},"players":{o["players"]},"hand_no":{o["hand_no"]},"dealer":{o["dealer"]},'
+        f'"phase":"{o["phase"]}","to_move":{_ints(o["to_move"])},"current":{o["current"]},'
+        f'"hand":{_strs(o["hand"])},"top":{_opt(o["top"])},"color":{_opt(o["color"])},'
+        f'"direction":{o["direction"]},"hand_sizes":{_ints(o["hand_sizes"])},"draw_pile":{o["draw_pile"]},'
+        f'"discard_pile":{o["discard_pile"]},"pending_draw":{o["pending_draw"]},"uno":{_bools(o["uno"])},'
+        f'"scores":{_ints(o["scores"])},"out":{_bools(o["out"])},"turn":{o["turn"]},"drawn":{_opt(o["drawn"])},'
+        f'"catch_target":{"null" if catch is None else catch},'
+        f'"challengeable":{"true" if o["challengeable"] else "false"}}}'
+    )
+
+
+# --- Decoding referee messages (bots, tests) -----------------------------------------------------------
+
+
+def decode_message(line: bytes | str) -> dict[str, Any]:
+    """Parse one referee line into a dict, checking it is an object with a known ``type``."""
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        raise ProtocolError("invalid_json", f"not JSON: {exc}") from None
+    if type(data) is not dict or data.get("type") not in REFEREE_TYPES:
+        raise ProtocolError("invalid_message", f"not a referee message: {str(line)[:120]}")
+    return data

@@ -1,0 +1,460 @@
+"""The referee: plays one match between bot programs through :class:`BotConnection` objects.
+
+    >>> from arena.referee import run_match, BotEntry, MatchSettings   # doctest: +SKIP
+    >>> result = run_match(preset("classic"), [BotEntry("a", connect_a), BotEntry("b", connect_b)], seed=7)
+    >>> result.places, result.faults, result.replay["decisions"][:3]  # doctest: +SKIP
+
+The referee drives the engine, sends each bot the protocol's messages (:mod:`arena.protocol`), times every
+answer against a chess clock (``decision_timeout`` per decision plus a ``time_bank`` for the match) and
+records the replay with each decision's think time. A bot that times out, exits, crashes, floods its
+output or answers badly is stopped and faulted; its seat then takes ``Game.default_action`` for the rest
+of the game, and it is ranked after every bot that was not faulted (faulted bots tie for last). Nothing a
+bot does can hang the referee or make it raise; every connection is closed however the match ends.
+
+``duplicate=True`` plays the match once per seat rotation from the same seed, so the same deal is played
+from every seat; the result then aggregates the games (see :class:`MatchResult`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from arena import protocol
+from arena.bot_link import FAULT_KINDS, BotLink, Fault, LinkLimits
+from arena.errors import ArenaError, IllegalAction
+from arena.game import Game, redact
+from arena.replay import make_replay
+from arena.rules import RuleSet
+
+__all__ = ["FAULT_KINDS", "BotEntry", "Fault", "MatchResult", "MatchSettings", "run_match"]
+
+DUPLICATE_FORMAT = "uno-arena-duplicate"
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A bot in a match: its display ``name`` and ``connect``, which starts it and returns a
+    ``BotConnection`` (called once per game; the referee closes what it returns)."""
+
+    name: str
+    connect: Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Limits and options of a match; every bot is told the limits in ``hello``.
+
+    The clock is a chess clock: each decision may take ``decision_timeout`` seconds for free; time beyond
+    that comes out of the bot's ``time_bank`` for the whole game, and a bot whose bank runs out is faulted
+    (``timeout``). ``startup_timeout`` is the time to answer ``hello`` with ``ready`` (starting the bot
+    itself is bounded by the runner's own start-up limit). ``max_line_bytes`` is the longest line a bot may
+    write. ``stderr_bytes`` is how much of each bot's stderr is kept in the result (the end of it), and
+    ``fault_stderr_bytes`` how much goes into a fault.
+    """
+
+    decision_timeout: float = 1.0
+    time_bank: float = 30.0
+    startup_timeout: float = 10.0
+    max_line_bytes: int = 65536
+    stderr_bytes: int = 64 * 1024
+    fault_stderr_bytes: int = 4096
+
+    def __post_init__(self) -> None:
+        for name in ("decision_timeout", "time_bank", "startup_timeout"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or value < 0 or value != value:
+                raise ValueError(f"MatchSettings.{name} must be a number of seconds >= 0, not {value!r}")
+        if self.decision_timeout <= 0 or self.startup_timeout <= 0:
+            raise ValueError("MatchSettings.decision_timeout and startup_timeout must be more than 0")
+        for name in ("max_line_bytes", "stderr_bytes", "fault_stderr_bytes"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"MatchSettings.{name} must be an integer >= 0, not {value!r}")
+        if self.max_line_bytes < 256:
+            raise ValueError("MatchSettings.max_line_bytes must be at least 256")
+
+    def limits(self) -> dict[str, Any]:
+        """The limits as announced in ``hello`` (seconds and bytes)."""
+        return {
+            "decision_timeout": self.decision_timeout,
+            "time_bank": self.time_bank,
+            "startup_timeout": self.startup_timeout,
+            "max_line_bytes": self.max_line_bytes,
+        }
+
+    def link_limits(self) -> LinkLimits:
+        """What each :class:`~arena.bot_link.BotLink` enforces."""
+        return LinkLimits(
+            self.decision_timeout,
+            self.time_bank,
+            self.startup_timeout,
+            self.max_line_bytes,
+            self.fault_stderr_bytes,
+        )
+
+
+@dataclass
+class MatchResult:
+    """The outcome of a match, indexed by the position of each bot in ``bots`` (its seat in the first
+    game; in a plain match, its seat).
+
+    ``places``: finishing order, best first, tied bots grouped; faulted bots last (tied). ``scores``:
+    final scores (duplicate: summed over the games). ``faults``: each bot's :class:`Fault` or None (the
+    first, in a duplicate match). ``stderr``: the end of each bot's stderr, for its owner only.
+    ``replay``: the replay (``docs/replay-format.md``), or for a duplicate match a container
+    ``{"format": "uno-arena-duplicate", "games": [replay, ...], "seating": ..., ...}``.
+    ``decisions``: decisions played in all. ``replays``: each game's replay. ``seating[g][s]``: the bot
+    at seat ``s`` in game ``g``. ``names``: the names the bots gave in ``ready`` (or None).
+    """
+
+    places: list[list[int]]
+    scores: list[int]
+    faults: list[Fault | None]
+    stderr: list[str]
+    replay: dict[str, Any]
+    decisions: int
+    replays: list[dict[str, Any]] = field(default_factory=list)
+    seating: list[list[int]] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)
+    seconds: float = 0.0
+    think_seconds: list[float] = field(default_factory=list)
+
+
+@dataclass
+class _GameRecord:
+    """What one game produced."""
+
+    game: Game
+    links: list[BotLink]
+    places: list[list[int]]
+    replay: dict[str, Any]
+
+
+def run_match(
+    rules: RuleSet,
+    bots: list[BotEntry],
+    seed: int,
+    settings: MatchSettings | None = None,
+    duplicate: bool = False,
+) -> MatchResult:
+    """Play a match between ``bots`` (seat order) under ``rules`` from ``seed``; see the module docs.
+
+    Raises :class:`~arena.errors.ArenaError` for a player count the rules do not allow, and lets the
+    runner's infrastructure errors (``SandboxUnavailable``, ``RunnerRefused``) through: the match could
+    not be played, which is no bot's fault.
+    """
+    settings = settings or MatchSettings()
+    n = len(bots)
+    if not rules.min_players <= n <= rules.max_players:
+        raise ArenaError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
+    started = time.perf_counter()
+    if not duplicate:
+        record = _play_game(rules, bots, list(range(n)), seed, settings, 0, [None] * n)
+        faults = [link.fault for link in record.links]
+        return MatchResult(
+            places=record.places,
+            scores=list(record.game.scores),
+            faults=faults,
+            stderr=[_cap(link.stderr, settings.stderr_bytes) for link in record.links],
+            replay=record.replay,
+            decisions=len(record.game.history),
+            replays=[record.replay],
+            seating=[list(range(n))],
+            names=[link.bot_name for link in record.links],
+            seconds=time.perf_counter() - started,
+            think_seconds=[link.think_total for link in record.links],
+        )
+    return _play_duplicate(rules, bots, seed, settings, started)
+
+
+def _play_duplicate(
+    rules: RuleSet, bots: list[BotEntry], seed: int, settings: MatchSettings, started: float
+) -> MatchResult:
+    """One game per rotation: in game ``g`` seat ``s`` is played by bot ``(s + g) % n``. A bot faulted
+    in one game is not started again; its seats take default actions."""
+    n = len(bots)
+    faults: list[Fault | None] = [None] * n
+    stderr = [""] * n
+    scores = [0] * n
+    place_sums = [0] * n
+    think = [0.0] * n
+    names: list[str | None] = [None] * n
+    records: list[_GameRecord] = []
+    seating = [[(s + g) % n for s in range(n)] for g in range(n)]
+    for g, seats in enumerate(seating):
+        prior = [faults[seats[s]] for s in range(n)]
+        record = _play_game(rules, bots, seats, seed, settings, g, prior)
+        records.append(record)
+        for s, entry in enumerate(seats):
+            link = record.links[s]
+            if faults[entry] is None and link.fault is not None:
+                faults[entry] = link.fault
+            if link.stderr:
+                stderr[entry] += f"--- game {g + 1}, seat {s} ---\n{link.stderr}"
+            scores[entry] += record.game.scores[s]
+            think[entry] += link.think_total
+            names[entry] = names[entry] or link.bot_name
+        place = 1
+        for group in record.places:
+            for s in group:
+                place_sums[seats[s]] += place
+            place += len(group)
+    places = _rank([e for e in range(n) if faults[e] is None], place_sums)
+    faulted = sorted(e for e in range(n) if faults[e] is not None)
+    if faulted:
+        places.append(faulted)
+    replays = [r.replay for r in records]
+    container = {
+        "format": DUPLICATE_FORMAT,
+        "version": 1,
+        "seed": seed,
+        "names": [b.name for b in bots],
+        "seating": seating,
+        "places": places,
+        "place_sums": place_sums,
+        "scores": scores,
+        "faults": [f.public() if f else None for f in faults],
+        "games": replays,
+    }
+    return MatchResult(
+        places=places,
+        scores=scores,
+        faults=faults,
+        stderr=[_cap(s, settings.stderr_bytes) for s in stderr],
+        replay=container,
+        decisions=sum(len(r.game.history) for r in records),
+        replays=replays,
+        seating=seating,
+        names=names,
+        seconds=time.perf_counter() - started,
+        think_seconds=think,
+    )
+
+
+def _rank(entries: list[int], key: list[int]) -> list[list[int]]:
+    """Group entries by ascending ``key`` (ties together)."""
+    groups: list[list[int]] = []
+    for e in sorted(entries, key=lambda e: (key[e], e)):
+        if groups and key[groups[-1][0]] == key[e]:
+            groups[-1].append(e)
+        else:
+            groups.append([e])
+    return groups
+
+
+def _cap(text: str, limit: int) -> str:
+    return text[-limit:] if limit and len(text) > limit else ("" if not limit else text)
+
+
+def referee_places(outcome_places: Sequence[Sequence[int]], faulted: Sequence[int]) -> list[list[int]]:
+    """The engine's places with faulted seats taken out and put last, tied."""
+    bad = set(faulted)
+    places = [[s for s in group if s not in bad] for group in outcome_places]
+    places = [g for g in places if g]
+    if bad:
+        places.append(sorted(bad))
+    return places
+
+
+def _play_game(
+    rules: RuleSet,
+    bots: list[BotEntry],
+    seats: list[int],
+    seed: int,
+    settings: MatchSettings,
+    game_index: int,
+    prior_faults: list[Fault | None],
+) -> _GameRecord:
+    """One game: ``seats[s]`` is the index in ``bots`` of the bot at seat ``s``; a seat with a prior
+    fault is not started and plays default actions."""
+    n = len(seats)
+    game = Game(rules, n, seed)
+    limits = settings.link_limits()
+    links = [BotLink(s, bots[seats[s]].name, limits, game_index) for s in range(n)]
+    table = _Table(game, links)
+    try:
+        names = [bots[e].name for e in seats]
+        rules_dict = rules.to_dict()
+        for s, link in enumerate(links):
+            prior = prior_faults[s]
+            if prior is not None:
+                link.fault = prior
+                continue
+            link.start(
+                bots[seats[s]].connect,
+                protocol.encode(protocol.hello(s, n, names, rules_dict, settings.limits())),
+            )
+        table.play()
+        faulted = [s for s, link in enumerate(links) if link.fault is not None]
+        assert game.outcome is not None
+        places = referee_places(game.outcome.places, faulted)
+        table.finish(places)
+    finally:
+        for link in links:
+            link.close()
+    replay = make_replay(
+        game,
+        names=[bots[e].name for e in seats],
+        think_ms=table.think_ms,
+        faults=table.decision_faults,
+        extra={
+            "referee": {
+                "protocol": protocol.VERSION,
+                "settings": asdict(settings),
+                "game": game_index,
+                "seating": seats,
+                "places": places,
+                "faults": [link.fault.public() if link.fault else None for link in links],
+                "slaps": table.slaps,
+            }
+        },
+    )
+    return _GameRecord(game, links, places, replay)
+
+
+class _Table:
+    """The decision loop of one game."""
+
+    def __init__(self, game: Game, links: list[BotLink]) -> None:
+        self.game = game
+        self.links = links
+        self.think_ms: list[float | None] = []
+        self.decision_faults: list[dict[str, Any] | None] = []
+        self.slaps: list[dict[str, Any]] = []
+
+    def _pending(self, link: BotLink, upto: int | None = None) -> list[dict[str, Any]]:
+        """The redacted events this bot has not seen yet (up to index ``upto``, exclusive)."""
+        events = self.game.events
+        end = len(events) if upto is None else upto
+        seat = link.seat
+        pending = [redact(e, seat) for e in events[link.cursor : end]]
+        link.cursor = end
+        return pending
+
+    def _request(self, link: BotLink, decision: int) -> bytes:
+        game = self.game
+        seat = link.seat
+        return protocol.encode_request(
+            decision, game.legal_actions(seat), game.observation(seat), self._pending(link), link.bank
+        )
+
+    def play(self) -> None:
+        """Play until the game is over."""
+        game = self.game
+        links = self.links
+        while not game.is_over:
+            to_move = game.to_move
+            if len(to_move) > 1:
+                self._slap_round(to_move)
+                continue
+            seat = to_move[0]
+            link = links[seat]
+            decision = len(game.history)
+            if link.live:
+                action, think = link.ask(self._request(link, decision), decision)
+                self._apply(seat, link, action, think * 1000.0)
+            else:
+                self._apply(seat, link, None, None)
+
+    def _apply(self, seat: int, link: BotLink, action: str | None, think_ms: float | None) -> None:
+        game = self.game
+        decision = len(game.history)
+        fault: dict[str, Any] | None = None
+        if action is not None:
+            try:
+                events = game.apply(action, seat)
+            except IllegalAction as exc:
+                link.stop("illegal_action", decision, str(exc), tell=True)
+                action = None
+        if action is None:
+            if (
+                link.fault is not None
+                and link.fault.decision == decision
+                and link.fault.game == link.game_index
+            ):
+                fault = link.fault.public()
+            else:
+                fault = {"kind": "default"}
+            events = game.apply(game.default_action(seat), seat)
+        self.think_ms.append(think_ms)
+        self.decision_faults.append(fault)
+        for event in events:
+            if event["type"] == "hand_end":
+                self._hand_end(event)
+
+    def _hand_end(self, event: dict[str, Any]) -> None:
+        index = _index_of(self.game.events, event)
+        decision = len(self.game.history)
+        for link in self.links:
+            if link.live:
+                pending = self._pending(link, index + 1)
+                link.send(protocol.encode(protocol.hand_end(event, pending)), decision)
+
+    def _slap_round(self, slappers: tuple[int, ...]) -> None:
+        """6 Smackdown: every slapper gets its request at once; slaps are applied in order of arrival,
+        then those of bots that faulted, then those of bots already stopped."""
+        game = self.game
+        decision = len(game.history)
+        live = [self.links[s] for s in slappers if self.links[s].live]
+        answers: dict[int, tuple[str | None, float]] = {}
+        arrival: dict[int, float] = {}
+        threads = []
+        for link in live:
+            line = self._request(link, decision)
+            sent_at = time.perf_counter()
+            if not link.send(line, decision):
+                answers[link.seat] = (None, 0.0)
+                arrival[link.seat] = time.perf_counter()
+                continue
+
+            def read(link: BotLink = link, sent_at: float = sent_at) -> None:
+                answers[link.seat] = link.read_action(decision, sent_at)
+                arrival[link.seat] = time.perf_counter()
+
+            thread = threading.Thread(target=read, name=f"slap seat {link.seat}", daemon=True)
+            thread.start()
+            threads.append(thread)
+        for thread in threads:
+            thread.join()
+        good = sorted((s for s in answers if answers[s][0] is not None), key=lambda s: arrival[s])
+        bad = sorted((s for s in answers if answers[s][0] is None), key=lambda s: arrival[s])
+        stopped = [s for s in slappers if s not in answers]
+        order = [*good, *bad, *stopped]
+        self.slaps.append(
+            {
+                "decision": decision,
+                "order": order,
+                "think_ms": {str(s): round(answers[s][1] * 1000.0, 3) for s in answers},
+            }
+        )
+        for s in order:
+            if s in game.to_move:
+                action, think = answers.get(s, (None, None))
+                self._apply(s, self.links[s], action, None if think is None else think * 1000.0)
+            if game.is_over:
+                break
+
+    def finish(self, places: list[list[int]]) -> None:
+        """Tell every live bot the match is over (errors ignored: the game is decided)."""
+        game = self.game
+        assert game.outcome is not None
+        faults = [link.fault.kind if link.fault else None for link in self.links]
+        for link in self.links:
+            if link.live:
+                message = protocol.match_end(
+                    places, game.scores, game.outcome.termination, faults, self._pending(link)
+                )
+                with contextlib.suppress(Exception):  # the game is decided; the bot is closed next
+                    link.conn.send(protocol.encode(message))
+
+
+def _index_of(events: list[dict[str, Any]], event: dict[str, Any]) -> int:
+    for i in range(len(events) - 1, -1, -1):
+        if events[i] is event:
+            return i
+    raise ValueError("event not in the game's events")

@@ -1,0 +1,350 @@
+"""Strategist: a good UNO bot that tracks the cards and plays for the position.
+
+What it does (see docs/bots.md for its measured strength):
+
+* tracks every card it has seen (the discard pile, its own draws) and, per opponent, the colours they
+  named with wilds and the colours they drew on (which they probably lack);
+* plays to keep its hand flexible: follows with the colour it holds most of, dumps high-value cards
+  early, keeps its wilds for when nothing else plays, declares UNO every time;
+* defends when the next player is close to going out: hits them with draw cards, skips and reverses,
+  and turns the colour to one they probably do not hold;
+* challenges a Wild Draw Four when the odds say the player held the previous colour (a hypergeometric
+  estimate from the unseen cards of that colour and the player's hand size);
+* stacks draw penalties when it can, jumps in, catches forgotten UNOs, slaps 6s, and under Seven-O swaps
+  with the smallest hand.
+
+Its policy is the pure function :func:`choose` (a request and a :class:`Memory` in, an action out), so it
+can be measured in-process; :class:`Strategist` wires it to the uno_bot helper pasted below. Runnable as
+``python3 strategist.py``.
+"""
+
+import json
+import sys
+
+
+# ---- uno_bot helper, protocol v1 (docs/protocol.md): copy from here (after importing json and sys) ----
+class Bot:
+    """Override decide(); the other hooks are optional. Events reach on_event() before the message
+    that carries them is handled, so the state a bot keeps is up to date when decide() is called."""
+
+    name = "bot"
+
+    def on_hello(self, hello):
+        """The greeting: hello["seat"], ["players"], ["names"], ["rules"] (every option), ["limits"]."""
+
+    def on_event(self, event):
+        """One public event, redacted for this seat (other players' cards are counts), in game order."""
+
+    def decide(self, request):
+        """Return one of request["legal"]; request["observation"] is what this seat sees now."""
+        return request["legal"][0]
+
+    def on_hand_end(self, message):
+        """A hand ended: message["winner"], ["points"], ["scores"]."""
+
+    def on_match_end(self, message):
+        """The match ended: message["places"], ["scores"]. run() returns after this."""
+
+
+def run(bot, stdin=None, stdout=None):
+    """Play one match over stdin/stdout: answer hello with ready and every request with an action."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    for line in stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        for event in message.get("events", ()):
+            bot.on_event(event)
+        if kind == "request":
+            action = bot.decide(message)
+            stdout.write(f'{{"type":"action","id":{message["id"]},"action":"{action}"}}\n')
+            stdout.flush()
+        elif kind == "hello":
+            bot.on_hello(message)
+            stdout.write(json.dumps({"type": "ready", "name": bot.name}) + "\n")
+            stdout.flush()
+        elif kind == "hand_end":
+            bot.on_hand_end(message)
+        elif kind == "match_end":
+            bot.on_match_end(message)
+            return
+        elif kind == "error":
+            sys.stderr.write(f"referee: {message['fault']}: {message['message']}\n")
+
+
+# ---- end of the uno_bot helper ----
+
+COLOURS = "RYGB"
+NEUTRAL = ("draw", "keep", "take", "pass", "challenge", "catch", "slap")
+#: Cards of each colour in each deck, and the deck sizes (docs/rules.md).
+COLOUR_CARDS = {"classic": 25, "2018": 25, "blank": 25, "no-mercy": 28}
+DECK_SIZE = {"classic": 108, "2018": 112, "blank": 112, "no-mercy": 148}
+
+
+def points(code):
+    """Card value: numbers their face, Skip/Reverse/Draw Two 20, Shuffle/Customizable 40, others 50."""
+    rank = code[1:] if code[0] in COLOURS else code
+    if rank.isdigit():
+        return int(rank)
+    if rank in ("S", "R", "D2"):
+        return 20
+    if rank in ("WS", "WC"):
+        return 40
+    return 50
+
+
+def colour_of(code):
+    """The colour letter of a card, or '' for a wild."""
+    return code[0] if code[0] in COLOURS else ""
+
+
+def rank_of(code):
+    """The rank of a card (its code without the colour letter)."""
+    return code[1:] if code[0] in COLOURS else code
+
+
+def draw_value(code):
+    """The draw penalty of a card (0 for cards that draw nothing)."""
+    rank = rank_of(code)
+    if rank.startswith("D") and rank[1:].isdigit():
+        return int(rank[1:])
+    return {"W4": 4, "W2": 2, "W6": 6}.get(rank, 0)
+
+
+def comb(n, k):
+    """n choose k (0 outside the range)."""
+    if k < 0 or k > n:
+        return 0
+    result = 1
+    for i in range(1, k + 1):
+        result = result * (n - k + i) // i
+    return result
+
+
+class Memory:
+    """What the strategist remembers from the events: the discard pile, the colour before the last play,
+    and per seat the colours named with wilds and the colours drawn on."""
+
+    def __init__(self, seat, players, rules):
+        self.seat = seat
+        self.players = players
+        self.rules = rules
+        self.deck = rules.get("deck", "classic")
+        self.discard = []
+        self.colour = None
+        self.colour_before = None  # the colour in force before the last card was played
+        self.named = [None] * players  # last colour each seat named with a wild
+        self.lacks: list = [set() for _ in range(players)]  # colours each seat drew on (probably lacks)
+
+    def update(self, event):
+        """Fold one public event into the memory."""
+        kind = event["type"]
+        if kind == "play":
+            card = event["card"]
+            seat = event["seat"]
+            self.colour_before = self.colour
+            self.discard.append(card)
+            colour = colour_of(card) or event.get("color")
+            if not colour_of(card) and colour:
+                self.named[seat] = colour
+                self.lacks[seat].discard(colour)
+            if colour:
+                self.colour = colour
+                self.lacks[seat].discard(colour)
+        elif kind == "flip":
+            self.discard.append(event["card"])
+            self.colour = colour_of(event["card"]) or None
+        elif kind == "color":
+            self.colour = event["color"]
+            self.named[event["seat"]] = event["color"]
+        elif kind == "draw":
+            seat = event["seat"]
+            if event.get("reason") == "draw" and self.colour and seat != self.seat:
+                self.lacks[seat].add(self.colour)
+        elif kind == "reshuffle":
+            self.discard = self.discard[-1:]
+        elif kind == "return":
+            if event["card"] in self.discard:
+                self.discard.remove(event["card"])
+        elif kind == "hand":
+            self.discard = []
+            self.colour = None
+            self.named = [None] * self.players
+            self.lacks = [set() for _ in range(self.players)]
+        elif kind in ("swap", "rotate", "shuffle"):
+            self.lacks = [set() for _ in range(self.players)]
+            self.named = [None] * self.players
+
+    def unseen(self, colour, hand):
+        """(cards of ``colour`` not seen by us, all cards not seen by us): in other hands or the pile."""
+        total = DECK_SIZE.get(self.deck, 108) - len(self.discard) - len(hand)
+        of_colour = COLOUR_CARDS.get(self.deck, 25)
+        of_colour -= sum(1 for c in self.discard if c[0] == colour)
+        of_colour -= sum(1 for c in hand if c[0] == colour)
+        return max(0, of_colour), max(1, total)
+
+
+def guilty_odds(memory, obs):
+    """The chance the player of the Wild Draw Four just played held a card of the previous colour."""
+    colour = memory.colour_before
+    offender = (memory.seat - obs["direction"]) % obs["players"]
+    for _ in range(obs["players"]):
+        if not obs["out"][offender]:
+            break
+        offender = (offender - obs["direction"]) % obs["players"]
+    if colour is None:
+        return 0.0
+    if colour in memory.lacks[offender]:
+        return 0.1
+    k = obs["hand_sizes"][offender]
+    c, u = memory.unseen(colour, obs["hand"])
+    if k >= u:
+        return 1.0 if c else 0.0
+    return 1.0 - comb(u - c, k) / comb(u, k)
+
+
+def next_seat(obs, seat, steps=1):
+    """The seat ``steps`` turns after ``seat`` (skipping players who are out)."""
+    n = obs["players"]
+    for _ in range(steps):
+        seat = (seat + obs["direction"]) % n
+        while obs["out"][seat]:
+            seat = (seat + obs["direction"]) % n
+    return seat
+
+
+def colour_counts(hand):
+    """How many cards of each colour the hand holds, weighted a little by their value."""
+    counts = dict.fromkeys(COLOURS, 0.0)
+    for card in hand:
+        if card[0] in COLOURS:
+            counts[card[0]] += 1.0 + points(card) / 100.0
+    return counts
+
+
+def best_colour(hand, memory, avoid_seat=None):
+    """The colour to name: the one we hold most of, steering away from what a threat probably holds."""
+    counts = colour_counts(hand)
+    scores = {}
+    for colour in COLOURS:
+        score = counts[colour]
+        if avoid_seat is not None:
+            if memory.named[avoid_seat] == colour:
+                score -= 3.0
+            if colour in memory.lacks[avoid_seat]:
+                score += 2.0
+        scores[colour] = score
+    return max(COLOURS, key=lambda c: scores[c])
+
+
+def parse(action):
+    """(card code, named colour or '', declares UNO) of a card play."""
+    uno = action.endswith("!")
+    code, _, colour = action.rstrip("!").partition(":")
+    return code, colour, uno
+
+
+def choose(request, memory):
+    """The strategist's action for ``request`` given what it remembers (pure: changes nothing)."""
+    legal = request["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    obs = request["observation"]
+    first = legal[0]
+    for eager in ("slap", "catch"):
+        if eager in legal:
+            return eager
+    hand = obs["hand"]
+    seat = obs["seat"]
+    nxt = next_seat(obs, seat)
+    threat = obs["hand_sizes"][nxt] <= 2
+    if first.startswith("color:"):
+        return "color:" + best_colour(hand, memory, nxt if threat else None)
+    if first.startswith("swap:"):
+        sizes = obs["hand_sizes"]
+        return min(legal, key=lambda a: (sizes[int(a[5:])], a))
+    plays = [a for a in legal if a not in NEUTRAL]
+    if obs["phase"] == "jump":
+        return best_play(plays, hand, obs, memory, nxt, threat) if plays else "pass"
+    if obs["pending_draw"]:
+        if plays:  # stack: pass the penalty on
+            return best_play(plays, hand, obs, memory, nxt, threat)
+        if "challenge" in legal and guilty_odds(memory, obs) > 0.35:
+            return "challenge"
+        return "take" if "take" in legal else legal[-1]
+    if obs["phase"] == "drawn":
+        if plays:
+            code = parse(plays[0])[0]
+            if colour_of(code) or threat or len(hand) <= 3:
+                return best_play(plays, hand, obs, memory, nxt, threat)
+        return "keep"
+    if plays:
+        only_wilds = all(not colour_of(parse(a)[0]) for a in plays)
+        if only_wilds and not threat and len(hand) >= 5 and "draw" in legal:
+            return "draw"  # keep the wild for when it matters
+        return best_play(plays, hand, obs, memory, nxt, threat)
+    return "draw" if "draw" in legal else legal[0]
+
+
+def best_play(plays, hand, obs, memory, nxt, threat):
+    """Score every card play and return the best (the UNO-declaring form when there is one)."""
+    best, best_score = plays[0], None
+    wanted = best_colour(hand, memory, nxt if threat else None)
+    two = obs["players"] - sum(obs["out"]) == 2
+    for action in plays:
+        code, named, uno = parse(action)
+        colour = colour_of(code)
+        rank = rank_of(code)
+        rest = list(hand)
+        if code in rest:
+            rest.remove(code)
+        score = points(code) / 10.0
+        new_colour = colour or named
+        if new_colour:
+            score += 2.0 * sum(1 for c in rest if c[0] == new_colour)
+        if not colour:
+            score -= 12.0  # a wild is worth more in the hand
+            if named != wanted:
+                score -= 5.0
+            if draw_value(code) and threat:
+                score += 20.0
+        else:
+            hits = draw_value(code) or rank in ("S", "R", "SE", "RE")
+            if threat and hits:
+                score += 15.0
+            if two and rank in ("S", "R"):
+                score += 3.0  # another turn for us
+            if threat and colour in memory.lacks[nxt]:
+                score += 4.0
+            if threat and memory.named[nxt] == colour:
+                score -= 4.0
+        if uno:
+            score += 100.0
+        if best_score is None or score > best_score:
+            best, best_score = action, score
+    return best
+
+
+class Strategist(Bot):
+    """The strategist, on the uno_bot helper."""
+
+    name = "strategist"
+
+    def __init__(self):
+        self.memory = Memory(0, 2, {})
+
+    def on_hello(self, hello):
+        """Start a fresh memory for our seat and the rules."""
+        self.memory = Memory(hello["seat"], hello["players"], hello["rules"])
+
+    def on_event(self, event):
+        """Remember what happened."""
+        self.memory.update(event)
+
+    def decide(self, request):
+        """The policy."""
+        return choose(request, self.memory)
+
+
+if __name__ == "__main__":
+    run(Strategist())
