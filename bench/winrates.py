@@ -1,0 +1,87 @@
+"""Strategist's strength: its win rate against random and greedy bots, in-process.
+
+    python bench/winrates.py [--games 10000] [--rules classic-single] [--jobs 2]
+
+Each cell plays ``--games`` games of strategist against copies of one opponent (2 or 4 players);
+strategist's seat rotates with the game number and the seed is the game number, so every cell sees the
+same deals. The bots are the real files of ``bots_examples/``, driven through
+:func:`arena.inprocess.play_local` (the referee's messages as dicts, no processes). A win is first place;
+a shared first place counts as a fraction. Intervals are 95% Wilson intervals. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena.inprocess import load_bot_module, play_local
+from arena.rules import parse_rules
+from arena.stats import wilson_interval
+
+EXAMPLES = ROOT / "bots_examples"
+OPPONENTS = {"random": ("random_bot.py", "RandomBot"), "greedy": ("greedy_bot.py", "GreedyBot")}
+
+
+def make(path: str, cls: str, seed: int | None = None) -> object:
+    """A fresh bot object of class ``cls`` from ``bots_examples/<path>``."""
+    module = load_bot_module(EXAMPLES / path)
+    kind = getattr(module, cls)
+    return kind(seed) if cls == "RandomBot" else kind()
+
+
+def chunk(rules_spec: str, players: int, opponent: str, first: int, count: int) -> float:
+    """Strategist's wins over games ``first .. first+count-1``."""
+    rules = parse_rules(rules_spec)
+    wins = 0.0
+    path, cls = OPPONENTS[opponent]
+    for g in range(first, first + count):
+        seat = g % players
+        bots = [make(path, cls, g * 10 + s) for s in range(players)]
+        bots[seat] = make("strategist.py", "Strategist")
+        game = play_local(rules, bots, seed=g)  # type: ignore[arg-type]
+        assert game.outcome is not None
+        top = game.outcome.places[0]
+        if seat in top:
+            wins += 1.0 / len(top)
+    return wins
+
+
+def main() -> None:
+    """Measure every cell and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--rules", default="classic-single")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--players", default="2,4")
+    args = parser.parse_args()
+    cells = [(p, o) for p in (int(x) for x in args.players.split(",")) for o in OPPONENTS]
+    size = max(1, args.games // (args.jobs * 8))
+    print(f"rules {args.rules}, {args.games} games per cell, strategist's seat rotating\n")
+    print("| players | opponents | games | strategist wins | 95% interval | fair share | seconds |")
+    print("|---|---|---|---|---|---|---|")
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for players, opponent in cells:
+            started = time.perf_counter()
+            starts = range(0, args.games, size)
+            futures = [
+                pool.submit(chunk, args.rules, players, opponent, s, min(size, args.games - s))
+                for s in starts
+            ]
+            wins = sum(f.result() for f in futures)
+            low, high = wilson_interval(wins, args.games)
+            print(
+                f"| {players} | {opponent} | {args.games} | {100 * wins / args.games:.1f}% "
+                f"| {100 * low:.1f}–{100 * high:.1f}% | {100 / players:.0f}% "
+                f"| {time.perf_counter() - started:.0f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

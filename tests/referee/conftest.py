@@ -1,0 +1,39 @@
+"""Fixtures for the referee tests: runners (skipped when missing, failed when missing on CI)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from sandbox import Runner
+from tests.sandbox.sandbox_support import ready_runner
+
+_MARKS = {"bwrap": [pytest.mark.bwrap], "docker": [pytest.mark.docker], "process": []}
+
+
+@pytest.fixture
+def process_runner() -> Runner:
+    """The development runner."""
+    return ready_runner("process")
+
+
+@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in ("bwrap", "docker")])
+def confining_runner(request: pytest.FixtureRequest) -> Runner:
+    """Each runner that confines bots (bwrap, docker)."""
+    return ready_runner(request.param)
+
+
+@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in ("process", "bwrap", "docker")])
+def any_runner(request: pytest.FixtureRequest) -> Runner:
+    """Each runner in turn."""
+    return ready_runner(request.param)
+
+
+@pytest.fixture
+def log() -> Iterator[list]:
+    """Connections recorded by a test (closed again at the end, in case a test failed midway)."""
+    recorded: list = []
+    yield recorded
+    for conn in recorded:
+        conn.close()

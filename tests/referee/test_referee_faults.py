@@ -1,0 +1,145 @@
+"""Every fault kind, with a misbehaving bot in a real match (process runner): the match completes, the
+bad bot is faulted, stopped and ranked last, the others play on, and nothing is left running."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from referee_support import bad, example, validate_conversation
+
+from arena.referee import BotEntry, MatchSettings, run_match
+from arena.replay import verify_replay
+from arena.rules import preset
+from sandbox import SandboxUnavailable
+
+FAST = MatchSettings(decision_timeout=0.3, time_bank=0.3, startup_timeout=5.0)
+
+CASES = [
+    ("timeout", 3, "timeout"),
+    ("crash", 3, "crash"),
+    ("exit", 3, "exit"),
+    ("invalid_json", 2, "invalid_json"),
+    ("invalid_message", 2, "invalid_message"),
+    ("wrong_id", 2, "invalid_message"),
+    ("illegal", 4, "illegal_action"),
+    ("flood", 2, "flood"),
+    ("no_ready", 1, "handshake"),
+    ("bad_ready", 1, "handshake"),
+    ("crash_start", 1, "handshake"),
+]
+
+
+@pytest.mark.parametrize(("mode", "at", "kind"), CASES, ids=[c[0] for c in CASES])
+def test_a_bad_bot_is_faulted_last_and_the_game_goes_on(process_runner, log, mode, at, kind) -> None:
+    bots = [
+        example(process_runner, "greedy_bot.py", log),
+        bad(process_runner, mode, at, log=log),
+        example(process_runner, "random_bot.py", log),
+    ]
+    started = time.monotonic()
+    settings = MatchSettings(decision_timeout=0.3, time_bank=0.3, startup_timeout=1.0, max_line_bytes=4096)
+    result = run_match(preset("classic-single"), bots, seed=1, settings=settings)
+    assert time.monotonic() - started < 20
+    fault = result.faults[1]
+    assert fault is not None, result
+    assert fault.kind == kind, fault
+    assert fault.seat == 1
+    assert result.faults[0] is None and result.faults[2] is None
+    assert result.places[-1] == [1]
+    assert sorted(s for g in result.places[:-1] for s in g) == [0, 2]
+    game = verify_replay(result.replay)
+    assert game.is_over
+    decisions = result.replay["decisions"]
+    if kind == "handshake":
+        assert fault.decision == -1
+        assert all(d[3] == {"kind": "default"} for d in decisions if d[0] == 1)
+    else:
+        assert decisions[fault.decision][0] == 1
+        assert decisions[fault.decision][3]["kind"] == kind
+        later = [d for d in decisions[fault.decision + 1 :] if d[0] == 1]
+        assert all(d[3] == {"kind": "default"} and d[2] is None for d in later)
+    assert any(d[0] != 1 and d[3] is None for d in decisions[max(fault.decision, 0) :])  # the others play on
+    assert result.replay["extra"]["referee"]["faults"][1]["kind"] == kind
+    assert "stderr_tail" not in json.dumps(result.replay)
+    for conn in log:
+        assert conn.closed and not conn.left_behind()
+    assert log[1].sent[-1 if kind not in ("invalid_json", "invalid_message", "illegal_action") else -2]
+
+
+def test_crash_keeps_the_stderr_tail_in_the_fault(process_runner) -> None:
+    result = run_match(
+        preset("classic-single"),
+        [bad(process_runner, "crash", 2), example(process_runner, "greedy_bot.py")],
+        seed=3,
+        settings=FAST,
+    )
+    fault = result.faults[0]
+    assert fault is not None and fault.kind == "crash"
+    assert "the bot crashed on purpose" in fault.stderr_tail
+    assert "the bot crashed on purpose" in result.stderr[0]
+    assert "status 1" in fault.message
+
+
+def test_a_bad_answer_is_explained_to_the_bot(process_runner, log) -> None:
+    run_match(
+        preset("classic-single"),
+        [bad(process_runner, "illegal", 1, log=log), example(process_runner, "greedy_bot.py")],
+        seed=3,
+        settings=FAST,
+    )
+    last = json.loads(log[0].sent[-1])
+    assert last["type"] == "error" and last["fault"] == "illegal_action"
+    validate_conversation(log)
+
+
+def test_stderr_is_captured_and_capped(process_runner) -> None:
+    settings = MatchSettings(stderr_bytes=1000)
+    result = run_match(
+        preset("classic-single"),
+        [bad(process_runner, "stderr", 1, 300), example(process_runner, "greedy_bot.py")],
+        seed=3,
+        settings=settings,
+    )
+    assert result.faults == [None, None]
+    assert len(result.stderr[0]) == 1000 and set(result.stderr[0]) == {"e"}
+    assert result.stderr[1] == ""
+
+
+def test_every_bot_faulting_still_finishes_the_match(process_runner) -> None:
+    bots = [bad(process_runner, "crash", 1), bad(process_runner, "invalid_json", 1)]
+    result = run_match(preset("classic-single"), bots, seed=3, settings=FAST)
+    assert result.places == [[0, 1]]
+    assert [f.kind for f in result.faults if f] == ["crash", "invalid_json"]
+    verify_replay(result.replay)
+
+
+def test_a_runner_that_cannot_start_a_bot_is_a_start_fault() -> None:
+    def broken() -> None:
+        raise ValueError("no such bot")
+
+    ok = BotEntry("ok", broken)
+    result = run_match(preset("classic-single"), [ok, ok], seed=1)
+    assert [f.kind for f in result.faults if f] == ["start", "start"]
+    assert "no such bot" in result.faults[0].message
+
+
+def test_infrastructure_errors_abort_the_match_and_close_what_was_started(process_runner, log) -> None:
+    def unavailable() -> None:
+        raise SandboxUnavailable("no docker here")
+
+    with pytest.raises(SandboxUnavailable):
+        run_match(
+            preset("classic-single"),
+            [example(process_runner, "greedy_bot.py", log), BotEntry("x", unavailable)],
+            seed=1,
+        )
+    assert log[0].closed
+
+
+def test_settings_are_validated() -> None:
+    with pytest.raises(ValueError, match="decision_timeout"):
+        MatchSettings(decision_timeout=0)
+    with pytest.raises(ValueError, match="max_line_bytes"):
+        MatchSettings(max_line_bytes=10)
