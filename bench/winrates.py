@@ -17,13 +17,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.inprocess import load_bot_module, play_local
 from arena.rules import parse_rules
 from arena.stats import wilson_interval
 
+ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "bots_examples"
 OPPONENTS = {"random": ("random_bot.py", "RandomBot"), "greedy": ("greedy_bot.py", "GreedyBot")}
 

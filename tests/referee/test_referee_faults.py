@@ -46,7 +46,8 @@ def test_a_bad_bot_is_faulted_last_and_the_game_goes_on(process_runner, log, mod
     assert fault is not None, result
     assert fault.kind == kind, fault
     assert fault.seat == 1
-    assert result.faults[0] is None and result.faults[2] is None
+    assert result.faults[0] is None
+    assert result.faults[2] is None
     assert result.places[-1] == [1]
     assert sorted(s for g in result.places[:-1] for s in g) == [0, 2]
     game = verify_replay(result.replay)
@@ -64,7 +65,8 @@ def test_a_bad_bot_is_faulted_last_and_the_game_goes_on(process_runner, log, mod
     assert result.replay["extra"]["referee"]["faults"][1]["kind"] == kind
     assert "stderr_tail" not in json.dumps(result.replay)
     for conn in log:
-        assert conn.closed and not conn.left_behind()
+        assert conn.closed
+        assert not conn.left_behind()
     assert log[1].sent[-1 if kind not in ("invalid_json", "invalid_message", "illegal_action") else -2]
 
 
@@ -76,7 +78,8 @@ def test_crash_keeps_the_stderr_tail_in_the_fault(process_runner) -> None:
         settings=FAST,
     )
     fault = result.faults[0]
-    assert fault is not None and fault.kind == "crash"
+    assert fault is not None
+    assert fault.kind == "crash"
     assert "the bot crashed on purpose" in fault.stderr_tail
     assert "the bot crashed on purpose" in result.stderr[0]
     assert "status 1" in fault.message
@@ -90,7 +93,8 @@ def test_a_bad_answer_is_explained_to_the_bot(process_runner, log) -> None:
         settings=FAST,
     )
     last = json.loads(log[0].sent[-1])
-    assert last["type"] == "error" and last["fault"] == "illegal_action"
+    assert last["type"] == "error"
+    assert last["fault"] == "illegal_action"
     validate_conversation(log)
 
 
@@ -103,7 +107,8 @@ def test_stderr_is_captured_and_capped(process_runner) -> None:
         settings=settings,
     )
     assert result.faults == [None, None]
-    assert len(result.stderr[0]) == 1000 and set(result.stderr[0]) == {"e"}
+    assert len(result.stderr[0]) == 1000
+    assert set(result.stderr[0]) == {"e"}
     assert result.stderr[1] == ""
 
 

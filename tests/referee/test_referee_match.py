@@ -75,7 +75,8 @@ def test_duplicate_deals_rotate_the_seats_over_the_same_seed(process_runner) -> 
     ]
     result = run_match(preset("classic-single"), bots, seed=9, duplicate=True)
     assert result.seating == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
-    assert len(result.replays) == 3 and result.replay["games"] == result.replays
+    assert len(result.replays) == 3
+    assert result.replay["games"] == result.replays
     assert {r["seed"] for r in result.replays} == {9}
     first_deals = {json.dumps(verify_replay(r).events[:5]) for r in result.replays}
     assert len(first_deals) == 1  # the same deal every time
@@ -88,7 +89,8 @@ def test_a_bot_faulted_in_a_duplicate_match_is_last_and_not_restarted(process_ru
     bots = [bad(process_runner, "illegal", 2, log=log), example(process_runner, "greedy_bot.py", log)]
     result = run_match(preset("classic-single"), bots, seed=4, duplicate=True)
     assert result.places[-1] == [0]
-    assert result.faults[0] is not None and result.faults[0].kind == "illegal_action"
+    assert result.faults[0] is not None
+    assert result.faults[0].kind == "illegal_action"
     assert result.faults[0].game == 0
     assert len(log) == 3  # the bad bot started once, greedy twice
     second = result.replays[1]
@@ -102,7 +104,8 @@ def test_the_time_bank_absorbs_slow_decisions_then_runs_out(process_runner) -> N
         preset("classic-single"), [slow, example(process_runner, "greedy_bot.py")], 3, settings
     )
     fault = result.faults[0]
-    assert fault is not None and fault.kind == "timeout"
+    assert fault is not None
+    assert fault.kind == "timeout"
     mine = [d for d in result.replay["decisions"] if d[0] == 0 and d[3] is None]
     assert len(mine) >= 4  # about 0.6 / (0.15 - 0.05) answered decisions went through on the bank
     assert all(d[2] > 140 for d in mine)
