@@ -405,7 +405,13 @@ class Game:
             table = _PLAY_UNO if len(hand) == 2 else _PLAY
             prev = -1
             for card in hand:
-                if card != prev and _DRAWV[card] and self._stackable(card):
+                # A restricted wild draw card keeps its restriction when it answers a stack.
+                if (
+                    card != prev
+                    and _DRAWV[card]
+                    and self._stackable(card)
+                    and (not (self._restrict_play and self._restricted[card]) or self._playable(card, hand))
+                ):
                     acts += table[card]
                 prev = card
         if self.challenge_from >= 0:
@@ -908,6 +914,7 @@ class Game:
         if termination:
             self._finish(termination, points, winner)
             return
+        self.direction = 1  # the deal passes to the left, whatever the direction of play was
         self.dealer = self._next(self.dealer)
         self._start_hand()
 

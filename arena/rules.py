@@ -341,7 +341,10 @@ def parse_rules(spec: str) -> RuleSet:
     >>> parse_rules("classic,seven_o=true,stacking=same").stacking
     'same'
     """
-    name, *overrides = [part.strip() for part in spec.split(",") if part.strip()]
+    parts = [part.strip() for part in spec.split(",") if part.strip()]
+    if not parts:
+        raise RulesError(f"empty rule set spec {spec!r} (expected a preset, e.g. 'classic,stacking=same')")
+    name, *overrides = parts
     rules = preset(name)
     changes: dict[str, Any] = {}
     for item in overrides:
