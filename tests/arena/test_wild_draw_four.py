@@ -1,0 +1,150 @@
+"""Wild Draw Four: the restriction, the unrestricted house rule, the bluff and the challenge (000, 001, 002)."""
+
+import pytest
+from scenario import cards, deal, events_of, hand, play, playable
+
+from arena.errors import IllegalAction
+
+RESTRICTED = {"challenge": False}  # the restriction enforced at play time, no challenge
+UNRESTRICTED = {"challenge": False, "wild_draw_four": "unrestricted"}
+PILE = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"]
+OTHERS = [["Y1", "Y2", "Y3"], ["G1", "G2", "G3"]]
+
+
+def test_without_a_card_of_the_current_colour_it_may_be_played():
+    game = deal("classic", [["W4", "B5", "G7"], *OTHERS], "R7", PILE, **RESTRICTED)
+    assert "W4" in playable(game)
+
+
+def test_holding_a_card_of_the_current_colour_forbids_it():
+    # 000's example: on a red 7, a player holding a red 2 may not play Wild Draw Four.
+    game = deal("classic", [["W4", "R2", "G7"], *OTHERS], "R7", PILE, **RESTRICTED)
+    assert "W4" not in playable(game)
+    with pytest.raises(IllegalAction, match="W4:B"):
+        game.apply("W4:B")
+
+
+@pytest.mark.parametrize(
+    "other_card",
+    [
+        pytest.param("B7", id="same-number-other-colour"),
+        pytest.param("GS", id="action-card-other-colour"),
+        pytest.param("W", id="another-wild"),
+        pytest.param("W4", id="another-wild-draw-four"),
+    ],
+)
+def test_a_matching_number_or_symbol_in_another_colour_or_another_wild_does_not_prevent_it(other_card):
+    # 000: "the condition is having no card of the same colour, not no card of the same number";
+    # 001: a card of another colour matching the number/symbol, or a Wild, still allows it.
+    game = deal("classic", [["W4", other_card, "G1"], *OTHERS], "R7", PILE, **RESTRICTED)
+    assert "W4" in playable(game)
+
+
+def test_after_a_wild_the_named_colour_is_the_one_that_restricts_it():
+    game = deal(
+        "classic", [["W", "B1", "B2"], ["W4", "G5", "R5"], ["Y1", "Y2", "Y3"]], "R7", PILE, **RESTRICTED
+    )
+    game.apply("W:G")
+    assert "W4" not in playable(game)  # seat 1 holds a green card
+    game = deal(
+        "classic", [["W", "B1", "B2"], ["W4", "G5", "R5"], ["Y1", "Y2", "Y3"]], "R7", PILE, **RESTRICTED
+    )
+    game.apply("W:Y")
+    assert "W4" in playable(game)  # red 5 no longer matters: yellow is current
+
+
+def test_the_unrestricted_house_rule_allows_it_while_holding_the_colour():
+    game = deal("classic", [["W4", "R2", "G7"], *OTHERS], "R7", PILE, **UNRESTRICTED)
+    assert "W4" in playable(game)
+    game.apply("W4:G")
+    assert hand(game, 1) == cards("Y1", "Y2", "Y3", "B1", "B2", "B3", "B4")
+    assert game.to_move == (2,)
+    assert "challenge" not in game.legal_actions()
+
+
+def test_without_the_challenge_the_next_player_draws_four_and_is_skipped():
+    game = deal("classic", [["W4", "B5", "G7"], *OTHERS], "R7", PILE, **RESTRICTED)
+    game.apply("W4:B")
+    assert hand(game, 1) == cards("Y1", "Y2", "Y3", "B1", "B2", "B3", "B4")
+    assert game.to_move == (2,)
+    assert game.omniscient()["color"] == "B"
+
+
+def test_with_the_challenge_on_a_bluff_is_always_offered():
+    game = deal("classic", [["W4", "R2", "G7"], *OTHERS], "R7", PILE)
+    assert {"W4:R", "W4:Y", "W4:G", "W4:B"} <= set(game.legal_actions())
+
+
+def test_the_next_player_chooses_to_challenge_or_accept():
+    game = deal("classic", [["W4", "R2", "G7"], *OTHERS], "R7", PILE)
+    game.apply("W4:B")
+    assert game.to_move == (1,)
+    assert game.legal_actions() == ["challenge", "take"]
+    assert game.observation(1)["challengeable"] is True
+    assert game.observation(1)["pending_draw"] == 4
+    assert game.observation(2)["challengeable"] is False
+
+
+def test_accepting_draws_four_and_loses_the_turn():
+    game = deal("classic", [["W4", "R2", "G7"], *OTHERS], "R7", PILE)
+    play(game, "W4:B", "take")
+    assert hand(game, 1) == cards("Y1", "Y2", "Y3", "B1", "B2", "B3", "B4")
+    assert hand(game, 0) == cards("R2", "G7")
+    assert game.to_move == (2,)
+    assert game.omniscient()["color"] == "B"
+    assert game.omniscient()["pending_draw"] == 0
+
+
+def test_challenged_bluff_makes_the_offender_draw_four():
+    game = deal("classic", [["W4", "R2", "G7"], ["Y1", "B9", "Y3"], ["G1", "G2", "G3"]], "R7", PILE)
+    play(game, "W4:B", "challenge")
+    assert hand(game, 0) == cards("R2", "G7", "B1", "B2", "B3", "B4")
+    assert hand(game, 1) == cards("Y1", "B9", "Y3")
+    assert events_of(game, "challenge") == [{"type": "challenge", "seat": 1, "target": 0, "guilty": True}]
+    # The challenger then takes their turn normally, in the colour the offender named.
+    assert game.to_move == (1,)
+    assert game.omniscient()["color"] == "B"
+    assert playable(game) == {"B9"}
+    assert "draw" in game.legal_actions()
+
+
+def test_challenged_honest_play_makes_the_challenger_draw_six_and_lose_the_turn():
+    game = deal("classic", [["W4", "B2", "G7"], *OTHERS], "R7", PILE)
+    play(game, "W4:Y", "challenge")
+    assert hand(game, 1) == cards("Y1", "Y2", "Y3", "B1", "B2", "B3", "B4", "B5", "B6")
+    assert hand(game, 0) == cards("B2", "G7")
+    assert events_of(game, "challenge") == [{"type": "challenge", "seat": 1, "target": 0, "guilty": False}]
+    assert game.to_move == (2,)
+    assert game.omniscient()["color"] == "Y"
+
+
+def test_guilt_is_holding_the_previous_colour_not_a_matching_number():
+    # On a red 7, holding a blue 7 and a Wild is not a bluff.
+    game = deal("classic", [["W4", "B7", "W"], *OTHERS], "R7", PILE)
+    play(game, "W4:B", "challenge")
+    assert len(hand(game, 1)) == 3 + 6
+    assert len(hand(game, 0)) == 2
+
+
+def test_a_wild_draw_four_drawn_and_played_at_once_can_be_a_bluff():
+    game = deal("classic", [["R2", "G7", "G8"], *OTHERS], "R9", ["W4", *PILE])
+    play(game, "draw")
+    assert game.legal_actions() == ["W4:R", "W4:Y", "W4:G", "W4:B", "keep"]
+    play(game, "W4:G", "challenge")
+    assert hand(game, 0) == cards("R2", "G7", "G8", "B1", "B2", "B3", "B4")
+
+
+def test_without_the_challenge_a_drawn_wild_draw_four_is_playable_only_without_the_colour():
+    game = deal("classic", [["R2", "G7", "G8"], *OTHERS], "R9", ["W4", *PILE], **RESTRICTED)
+    play(game, "draw")
+    assert game.to_move == (1,)  # the drawn card was not playable: the turn ended
+    assert hand(game, 0) == cards("R2", "G7", "G8", "W4")
+
+
+def test_the_victim_cannot_tell_a_bluff_from_an_honest_play():
+    bluff = deal("classic", [["W4", "R2", "G7"], *OTHERS], "R7", PILE)
+    honest = deal("classic", [["W4", "B2", "G7"], *OTHERS], "R7", PILE)
+    for game in (bluff, honest):
+        game.apply("W4:B")
+    assert bluff.observation(1, history=True) == honest.observation(1, history=True)
+    assert bluff.observation(2, history=True) == honest.observation(2, history=True)
