@@ -1,0 +1,150 @@
+"""The protocol module: encoders (the fast request encoder gives exactly json's bytes), decoders with
+their fault kinds, and the JSON Schema of docs/protocol.schema.json on every kind of message."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from arena import protocol
+from arena.game import Game, redact
+from arena.protocol import ProtocolError
+from arena.referee import MatchSettings
+from arena.rules import PRESETS, preset
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def states(count: int = 400):
+    """(game, seat) at random points of random games under every preset."""
+    rng = random.Random(7)
+    names = sorted(PRESETS)
+    for i in range(count):
+        rules = PRESETS[names[i % len(names)]]
+        game = Game(rules, rng.randint(2, 6), seed=i)
+        for _ in range(rng.randrange(60)):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            game.apply(rng.choice(legal))
+        if not game.is_over:
+            yield game, game.current_player
+
+
+def test_the_fast_request_encoder_gives_the_same_bytes_as_json() -> None:
+    for n, (game, seat) in enumerate(states()):
+        events = [redact(e, seat) for e in game.events[-5:]]
+        args = (n, game.legal_actions(seat), game.observation(seat), events, 29.123456)
+        fast = protocol.encode_request(*args)
+        assert fast == protocol.encode(protocol.request(*args))
+        assert fast.endswith(b"\n")
+        assert fast.count(b"\n") == 1
+        VALIDATOR.validate(json.loads(fast))
+
+
+def test_unknown_observation_fields_fall_back_to_json() -> None:
+    game = Game(preset("classic"), 2, seed=1)
+    obs = game.observation(0, history=True)
+    assert json.loads(protocol.encode_observation(obs)) == obs
+
+
+def test_referee_messages_validate() -> None:
+    game = Game(preset("classic"), 3, seed=2)
+    rules = game.rules.to_dict()
+    hello = protocol.hello(1, 3, ["a", "b", "c"], rules, MatchSettings().limits())
+    end = {
+        "type": "hand_end",
+        "hand_no": 1,
+        "winner": 0,
+        "reason": "out",
+        "points": [0, 5, 9],
+        "gained": [14, 0, 0],
+        "scores": [14, 0, 0],
+    }
+    for message in (
+        hello,
+        protocol.hand_end(end, [end]),
+        protocol.match_end([[0], [2, 1]], [500, 3, 3], "target", [None, "timeout", None], []),
+        protocol.error("illegal_action", "'R7' is not legal"),
+    ):
+        VALIDATOR.validate(json.loads(protocol.encode(message)))
+        assert protocol.decode_message(protocol.encode(message)) == message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "ready"},
+        {"type": "ready", "name": "x", "protocol": 1},
+        {"type": "action", "id": 3, "action": "W4:B!"},
+        {"action": "draw"},
+        {"action": "swap:2"},
+    ],
+)
+def test_bot_messages_validate(message: dict) -> None:
+    VALIDATOR.validate(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "action", "id": 3, "action": "W4"},  # a wild needs its colour
+        {"type": "action", "action": "R77"},
+        {"type": "act", "action": "draw"},
+        {"type": "request", "id": 0, "legal": [], "time_bank": 1, "observation": {}, "events": []},
+        {"type": "hello", "protocol": 2},
+        {"type": "ready", "protocol": 2},
+    ],
+)
+def test_bad_messages_do_not_validate(message: dict) -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        VALIDATOR.validate(message)
+
+
+def test_decode_action() -> None:
+    assert protocol.decode_action(b'{"type":"action","id":4,"action":"R7!"}', 4) == "R7!"
+    assert protocol.decode_action(b'{"action":"draw"}', 9) == "draw"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "words"),
+    [
+        (b"draw", "invalid_json", "not JSON"),
+        (b"\xff\xfe", "invalid_json", "not"),
+        (b'["draw"]', "invalid_message", "JSON object"),
+        (b'{"type":"action"}', "invalid_message", "expected"),
+        (b'{"type":"action","action":7}', "invalid_message", "expected"),
+        (b'{"type":"ready","action":"draw"}', "invalid_message", "type 'action'"),
+        (b'{"action":"draw","id":3}', "invalid_message", "request 3"),
+        (b'{"action":"R77"}', "invalid_message", "not an action"),
+    ],
+)
+def test_decode_action_errors(line: bytes, kind: str, words: str) -> None:
+    with pytest.raises(ProtocolError, match=words) as info:
+        protocol.decode_action(line, 4)
+    assert info.value.kind == kind
+
+
+def test_decode_ready() -> None:
+    assert protocol.decode_ready(b'{"type":"ready"}') is None
+    assert protocol.decode_ready(b'{"type":"ready","name":"' + b"n" * 100 + b'"}') == "n" * protocol.MAX_NAME
+    for line, words in (
+        (b'{"type":"action","action":"draw"}', "ready"),
+        (b'{"type":"ready","protocol":2}', "protocol 2"),
+        (b'{"type":"ready","name":5}', "name"),
+        (b"hello", "not JSON"),
+    ):
+        with pytest.raises(ProtocolError, match=words):
+            protocol.decode_ready(line)
+
+
+def test_decode_message_rejects_what_the_referee_never_sends() -> None:
+    with pytest.raises(ProtocolError):
+        protocol.decode_message(b'{"type":"ready"}')
+    with pytest.raises(ProtocolError):
+        protocol.decode_message(b"{")
