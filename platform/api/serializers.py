@@ -111,6 +111,8 @@ class BotSerializer(serializers.ModelSerializer):
         source="active_version.number", read_only=True, default=None
     )
     smoke_status = serializers.CharField(source="active_version.smoke_status", read_only=True, default=None)
+    # A form-encoded create without the field would otherwise read as an unticked box: inactive.
+    is_active = serializers.BooleanField(default=True)
 
     class Meta:
         model = Bot
