@@ -11,6 +11,9 @@
 | ``ALLOWED_HOSTS`` | ``127.0.0.1,localhost`` (``*`` in debug) | comma separated |
 | ``UNO_ARENA_PRODUCTION`` | off | refuses the default key and the ``process`` runner |
 | ``UNO_ARENA_VAR`` | ``var/`` in the repository | data folder for SQLite, broker, caches, bot files |
+| ``UNO_ARENA_MATCH_TIME_LIMIT`` | 600 | hard limit of one match task (seconds) |
+| ``UNO_ARENA_REAP_AFTER`` | time limit + 120 | a match running longer is re-queued or failed by the reaper |
+| ``UNO_ARENA_REAP_EVERY`` | 60 | seconds between two reaper runs (beat) |
 """
 
 import os
@@ -226,8 +229,10 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+#: How often beat runs the reaper (seconds).
+UNO_ARENA_REAP_EVERY = float(os.environ.get("UNO_ARENA_REAP_EVERY", "60"))
 CELERY_BEAT_SCHEDULE = {
-    "reap-stale-matches": {"task": "matches.tasks.reap_stale_matches", "schedule": 60.0},
+    "reap-stale-matches": {"task": "matches.tasks.reap_stale_matches", "schedule": UNO_ARENA_REAP_EVERY},
 }
 
 # --- UNO Arena ----------------------------------------------------------------------------------
@@ -236,7 +241,7 @@ UNO_ARENA_MATCH_TIME_LIMIT = int(os.environ.get("UNO_ARENA_MATCH_TIME_LIMIT", "6
 #: A match is run at most this many times before it is marked failed.
 UNO_ARENA_MATCH_MAX_ATTEMPTS = 3
 #: A running match whose worker has not finished this long after its start is reaped.
-UNO_ARENA_REAP_AFTER = UNO_ARENA_MATCH_TIME_LIMIT + 120
+UNO_ARENA_REAP_AFTER = int(os.environ.get("UNO_ARENA_REAP_AFTER") or UNO_ARENA_MATCH_TIME_LIMIT + 120)
 #: Unpacked bot versions are cached here by workers (the archive itself lives in the database).
 UNO_ARENA_BOT_CACHE = VAR_DIR / "bots"
 UNO_ARENA_EXAMPLES_DIR = REPO_DIR / "bots_examples"

@@ -19,6 +19,7 @@ from matches.models import Match
 from rulesets.engine import sync_presets
 from rulesets.models import RuleSet
 from tests.platform.factories import make_bot
+from tests.platform.live_support import celery_worker, live_services  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,348 @@
+"""Real services for the platform's integration tests: Redis, PostgreSQL, a sandbox runner, and a real
+``celery -A config worker`` process working on the test database.
+
+Every ``require_*`` helper skips the test with a clear reason when the service is missing, or fails it
+on CI (``CI=true``), where ``scripts/test`` has set everything up and a skip would hide a broken machine.
+
+The worker runs the production settings (``config.settings``) with the test database's URL, the Redis
+broker and a private ``UNO_ARENA_VAR``; the test process publishes to the same broker through
+:func:`redis_broker`. The worker reads only committed rows, so tests that use it are transactional
+(``transactional_db`` or ``live_server``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PLATFORM = REPO / "platform"
+EXAMPLES = REPO / "bots_examples"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
+
+#: A bot written against docs/protocol.md with nothing but the standard library: it plays the first
+#: legal action. ``SLOW_FIRST`` seconds of sleep before its first answer (0: none) keep a match running
+#: long enough to kill its worker in the middle.
+TINY_BOT = """\
+import json
+import sys
+import time
+
+SLOW_FIRST = {slow_first}
+first = True
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message.get("type")
+    if kind == "hello":
+        print(json.dumps({{"type": "ready", "name": "tiny"}}), flush=True)
+    elif kind == "request":
+        if first and SLOW_FIRST:
+            time.sleep(SLOW_FIRST)
+        first = False
+        print(json.dumps({{"type": "action", "id": message["id"], "action": message["legal"][0]}}), flush=True)
+    elif kind == "match_end":
+        break
+"""
+
+
+def tiny_bot(slow_first: float = 0.0) -> bytes:
+    """The source of :data:`TINY_BOT`, optionally sleeping ``slow_first`` seconds on its first decision."""
+    return TINY_BOT.format(slow_first=slow_first).encode()
+
+
+def on_ci() -> bool:
+    """Whether this is a CI run (``CI=true``): missing services fail tests instead of skipping them."""
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def need(ok: object, reason: str) -> None:
+    """Skip the test (fail it on CI) with ``reason`` unless ``ok``."""
+    if ok:
+        return
+    if on_ci():
+        pytest.fail(f"{reason} (required on CI)", pytrace=False)
+    pytest.skip(reason)
+
+
+def redis_url() -> str:
+    """The Redis database the integration tests own (``REDIS_URL``, default db 15: it is flushed)."""
+    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def require_redis() -> str:
+    """Skip/fail unless Redis answers at :func:`redis_url`; empty that database; return the URL."""
+    import redis
+
+    url = redis_url()
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=5)
+        client.ping()
+        client.flushdb()
+        client.close()
+    except Exception as exc:
+        need(False, f"Redis does not answer at {url} ({exc}); run scripts/setup-system or set REDIS_URL")
+    return url
+
+
+def require_postgres() -> None:
+    """Skip/fail unless the tests run on PostgreSQL: a worker process cannot share SQLite's in-memory
+    test database."""
+    from django.db import connection
+
+    need(
+        connection.vendor == "postgresql",
+        f"needs PostgreSQL (the database is {connection.vendor}); "
+        "set DATABASE_URL=postgres://postgres@127.0.0.1:5432/uno_arena",
+    )
+
+
+def require_referee() -> None:
+    """Skip until the referee (issue 3) is in the tree: that is code still being written, not a missing
+    service, so this skips on CI too."""
+    import importlib.util
+
+    if importlib.util.find_spec("arena.referee") is None:
+        pytest.skip("arena.referee is not written yet")
+
+
+def require_examples() -> list[Path]:
+    """The example bots (``bots_examples/*.py`` not starting with ``_``); skip until there are two."""
+    files = sorted(p for p in EXAMPLES.glob("*.py") if not p.name.startswith("_"))
+    if len(files) < 2:
+        pytest.skip("fewer than two example bots in bots_examples/")
+    return files
+
+
+def strongest_runner() -> str:
+    """``bwrap`` if it works here, else ``process`` (on CI, bwrap is required)."""
+    from sandbox import runner_class
+
+    status = runner_class("bwrap").available("python")
+    if status:
+        return "bwrap"
+    need(False, f"the bwrap runner is unavailable: {status.reason} (run scripts/setup-system)")
+    return "process"
+
+
+def database_url() -> str:
+    """A ``DATABASE_URL`` for the database the test process is connected to (the test database)."""
+    from django.db import connection
+
+    conf = connection.settings_dict
+    if connection.vendor != "postgresql":
+        raise RuntimeError("a worker process can share only a PostgreSQL test database")
+    user = quote(conf.get("USER") or "", safe="")
+    password = quote(conf.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = conf.get("HOST") or "127.0.0.1"
+    port = f":{conf['PORT']}" if conf.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{quote(conf['NAME'], safe='')}"
+
+
+@contextmanager
+def redis_broker(url: str) -> Iterator[Any]:
+    """Make this process's Celery app publish to ``url`` (the tests' settings use ``memory://``)."""
+    from config.celery_app import app
+
+    def reset_pools() -> None:
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    saved = (app.conf.broker_url, app.conf.broker_transport_options)
+    app.conf.broker_url = url
+    app.conf.broker_transport_options = {}
+    reset_pools()
+    try:
+        yield app
+    finally:
+        app.conf.broker_url, app.conf.broker_transport_options = saved
+        reset_pools()
+
+
+class CeleryWorker:
+    """A ``celery -A config worker`` process (in its own process group) on the test database.
+
+    ``beat=True`` embeds beat (``-B``) for the periodic reaper. ``env`` adds environment variables
+    (e.g. ``UNO_ARENA_REAP_AFTER``).
+    """
+
+    def __init__(self, log_dir: Path, runner: str, broker: str, beat: bool = False, **env: str) -> None:
+        self.name = f"itest-{uuid.uuid4().hex[:8]}"
+        self.log_path = log_dir / f"{self.name}.log"
+        var = log_dir / f"{self.name}-var"
+        var.mkdir(parents=True)
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": database_url(),
+            "CELERY_BROKER_URL": broker,
+            "UNO_ARENA_RUNNER": runner,
+            "UNO_ARENA_VAR": str(var),
+            "CACHE_URL": "",
+            "PYTHONPATH": os.pathsep.join([str(REPO), str(PLATFORM)]),
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        self.argv = [
+            sys.executable,
+            "-m",
+            "celery",
+            "--workdir",
+            str(PLATFORM),
+            "-A",
+            "config",
+            "worker",
+            "-n",
+            f"{self.name}@%h",
+            "-Q",
+            "site,matches",
+            "--concurrency",
+            "1",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "INFO",
+            *(["-B"] if beat else []),
+        ]
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> CeleryWorker:
+        """Start the worker and wait until it says it is ready."""
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                self.argv,
+                cwd=REPO,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if " ready." in self.log():
+                return self
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise AssertionError(f"the Celery worker did not start:\n{self.log()[-4000:]}")
+
+    def log(self) -> str:
+        """Everything the worker has logged so far."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def group_pids(self) -> set[int]:
+        """Live processes of the worker's process group (main process and pool children)."""
+        if self.process is None:
+            return set()
+        return {pid for pid, (_ppid, pgid) in _processes().items() if pgid == self.process.pid}
+
+    def descendants(self) -> set[int]:
+        """Every live process started by the worker, however deep (sandboxes and bots included: they
+        run in sessions of their own)."""
+        if self.process is None:
+            return set()
+        table = _processes()
+        found = {self.process.pid} if self.process.pid in table else set()
+        grew = True
+        while grew:
+            more = {pid for pid, (ppid, _pgid) in table.items() if ppid in found} - found
+            found |= more
+            grew = bool(more)
+        return found - {self.process.pid}
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker at once (main process and pool), as a crash or an OOM kill would."""
+        assert self.process is not None
+        with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        wait_for(lambda: not self.group_pids(), 30, "the killed worker's processes to go")
+
+    def stop(self) -> None:
+        """Warm shutdown (SIGTERM to the main process), then SIGKILL whatever is left of the group."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            with suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """``{pid: (parent pid, process group)}`` of every live (not zombie) process."""
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            table[int(entry.name)] = (int(fields[1]), int(fields[2]))
+    return table
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` that are still live processes (pid reuse aside)."""
+    return pids & set(_processes())
+
+
+def wait_for(check: Callable[[], object], timeout: float, what: str, every: float = 0.25) -> Any:
+    """Poll ``check`` until it returns something true, and return that; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(every)
+
+
+@pytest.fixture
+def live_services(transactional_db: None) -> dict[str, str]:
+    """Redis (db flushed), PostgreSQL and the strongest sandbox runner, each required (skip, or fail on
+    CI); plus the referee. Returns ``{"broker": url, "runner": name}``."""
+    require_postgres()
+    broker = require_redis()
+    runner = strongest_runner()
+    require_referee()
+    return {"broker": broker, "runner": runner}
+
+
+@pytest.fixture
+def celery_worker(live_services: dict[str, str], tmp_path: Path) -> Iterator[Callable[..., CeleryWorker]]:
+    """A factory of started :class:`CeleryWorker` processes; all are stopped after the test (before
+    the database is flushed), and their logs are printed if the test failed."""
+    workers: list[CeleryWorker] = []
+
+    def start(beat: bool = False, **env: str) -> CeleryWorker:
+        worker = CeleryWorker(tmp_path, live_services["runner"], live_services["broker"], beat=beat, **env)
+        workers.append(worker)
+        return worker.start()
+
+    yield start
+    for worker in workers:
+        worker.stop()
+        sys.stdout.write(f"\n--- {worker.name} log (last 3000 characters) ---\n{worker.log()[-3000:]}\n")
