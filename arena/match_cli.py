@@ -1,0 +1,176 @@
+"""``python -m arena match BOT BOT ...``: play games between bot programs through a sandbox runner.
+
+    python -m arena match bots_examples/strategist.py bots_examples/random_bot.py --rules classic \\
+        --runner bwrap --games 100 --replays out/
+
+Each BOT is a program file (``.py`` runs with ``python3``, ``.js`` with ``node``) started in its own
+folder. Game ``g`` uses seed ``--seed + g`` and rotates the seats by ``g``, so no bot keeps a seat. Prints
+the standings (win rate with a 95% Wilson interval, mean place, faults), every fault, and where the
+replays went (one JSON file per game, readable with ``python -m arena replay FILE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.referee import BotEntry, Fault, MatchResult, MatchSettings, run_match
+from arena.rules import parse_rules
+from arena.stats import wilson_interval
+
+LANGUAGES = {".py": ("python", "python3"), ".js": ("node", "node")}
+
+
+@dataclass
+class Standing:
+    """One bot's results over the games."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    place_sum: float = 0.0
+    faults: list[tuple[int, Fault]] = field(default_factory=list)
+
+    def row(self) -> str:
+        """A line of the standings table."""
+        low, high = wilson_interval(self.wins, self.games)
+        rate = self.wins / self.games if self.games else 0.0
+        mean = self.place_sum / self.games if self.games else 0.0
+        return (
+            f"{self.name:<24} {self.games:>6} {100 * rate:>6.1f}%  [{100 * low:5.1f}%, {100 * high:5.1f}%]"
+            f"  {mean:>10.2f} {len(self.faults):>7}"
+        )
+
+
+def bot_entries(paths: list[str], runner: Any, limits: Any = None) -> list[BotEntry]:
+    """A referee entry per bot file, started by ``runner`` with its folder as working directory."""
+    from sandbox import BotSpec, Limits
+
+    entries = []
+    seen: dict[str, int] = {}
+    for raw in paths:
+        path = Path(raw).resolve()
+        if not path.is_file():
+            raise SystemExit(f"error: {raw} is not a file")
+        if path.suffix not in LANGUAGES:
+            raise SystemExit(f"error: {raw}: unknown language (use {', '.join(LANGUAGES)} files)")
+        language, interpreter = LANGUAGES[path.suffix]
+        spec = BotSpec(path.parent, (interpreter, path.name), language)
+        seen[path.stem] = seen.get(path.stem, 0) + 1
+        name = path.stem if seen[path.stem] == 1 else f"{path.stem}#{seen[path.stem]}"
+
+        def connect(spec: Any = spec) -> Any:
+            return runner.start(spec, limits or Limits())
+
+        entries.append(BotEntry(name, connect))
+    return entries
+
+
+def record(standings: list[Standing], result: MatchResult, order: list[int], game: int) -> None:
+    """Add one game's result; ``order[s]`` is the bot at seat ``s``."""
+    place = 1
+    for group in result.places:
+        for seat in group:
+            standing = standings[order[seat]]
+            standing.games += 1
+            standing.place_sum += place + (len(group) - 1) / 2
+            if place == 1:
+                standing.wins += 1 / len(group)
+        place += len(group)
+    for seat, fault in enumerate(result.faults):
+        if fault is not None:
+            standings[order[seat]].faults.append((game, fault))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from sandbox import SandboxError, get_runner
+
+    rules = parse_rules(args.rules)
+    if len(args.bots) < 2:
+        print("error: a match needs at least two bots", file=sys.stderr)
+        return 2
+    try:
+        runner = get_runner(None if args.runner == "auto" else args.runner)
+    except SandboxError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    settings = MatchSettings(decision_timeout=args.decision_timeout, time_bank=args.time_bank)
+    entries = bot_entries(args.bots, runner)
+    standings = [Standing(e.name) for e in entries]
+    out = Path(args.replays) if args.replays else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    n = len(entries)
+    decisions = 0
+    seconds = 0.0
+    with tqdm(total=args.games, unit="game", disable=args.quiet, file=sys.stderr) as bar:
+        for g in range(args.games):
+            order = [(s + g) % n for s in range(n)]
+            result = run_match(
+                rules, [entries[i] for i in order], args.seed + g, settings, duplicate=args.duplicate
+            )
+            record(standings, result, order, g)
+            decisions += result.decisions
+            seconds += result.seconds
+            if out:
+                (out / f"game-{g + 1:05d}.json").write_text(json.dumps(result.replay, separators=(",", ":")))
+            bar.update(1)
+    print(report(standings, rules.name, args, decisions, seconds, out))
+    return 0
+
+
+def report(
+    standings: list[Standing],
+    rules: str,
+    args: argparse.Namespace,
+    decisions: int,
+    seconds: float,
+    out: Path | None,
+) -> str:
+    """The standings, faults and replay folder as text."""
+    kind = "duplicate matches" if args.duplicate else "games"
+    lines = [
+        f"{args.games} {kind} of {rules} with the {args.runner} runner: {decisions} decisions in {seconds:.1f} s",
+        "",
+        f"{'bot':<24} {'games':>6} {'wins':>7}  {'95% interval':<17}  {'mean place':>10} {'faults':>7}",
+    ]
+    ranked = sorted(standings, key=lambda s: (-s.wins / max(1, s.games), s.place_sum / max(1, s.games)))
+    lines += [s.row() for s in ranked]
+    faults = [(g, s.name, f) for s in standings for g, f in s.faults]
+    if faults:
+        lines += ["", "Faults:"]
+        for g, name, f in sorted(faults, key=lambda x: x[0]):
+            lines.append(f"  game {g + 1}: {name}: {f.kind} at decision {f.decision}: {f.message}")
+            if f.stderr_tail.strip():
+                tail = f.stderr_tail.strip().splitlines()[-3:]
+                lines += [f"      stderr: {t[:200]}" for t in tail]
+    if out:
+        lines += [
+            "",
+            f"Replays: {out}/game-*.json (read one with: python -m arena replay {out}/game-00001.json)",
+        ]
+    return "\n".join(lines)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the ``match`` subcommand."""
+    parser = subparsers.add_parser("match", help="play games between bot programs in the sandbox")
+    parser.add_argument("bots", nargs="+", help="bot program files (.py, .js), in seat order")
+    parser.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
+    parser.add_argument("--runner", default="auto", choices=["auto", "docker", "bwrap", "process"])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--duplicate", action="store_true", help="each game is a duplicate match (every seat)"
+    )
+    parser.add_argument("--replays", help="folder for one replay file per game")
+    parser.add_argument("--decision-timeout", type=float, default=MatchSettings.decision_timeout)
+    parser.add_argument("--time-bank", type=float, default=MatchSettings.time_bank)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=_run)
