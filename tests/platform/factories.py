@@ -1,4 +1,7 @@
-"""Test helpers: a fake referee result and bot factories (imported as ``tests.platform.factories``)."""
+"""Test helpers: a fake referee result and bot factories (imported as ``tests.platform.factories``).
+
+``BOT_SOURCE`` is a real bot (protocol v1, docs/protocol.md): it plays the first legal action.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +15,11 @@ BOT_SOURCE = b"""import json, sys
 for line in sys.stdin:
     msg = json.loads(line)
     if msg.get("type") == "hello":
-        print(json.dumps({"type": "hello", "name": "t"}), flush=True)
-    elif "legal" in msg:
-        print(json.dumps({"action": msg["legal"][0]}), flush=True)
+        print(json.dumps({"type": "ready", "name": "t"}), flush=True)
+    elif msg.get("type") == "request":
+        print(json.dumps({"type": "action", "id": msg["id"], "action": msg["legal"][0]}), flush=True)
+    elif msg.get("type") == "match_end":
+        break
 """
 
 

@@ -117,8 +117,12 @@ def require_referee() -> None:
 
 
 def require_examples() -> list[Path]:
-    """The example bots (``bots_examples/*.py`` not starting with ``_``); skip until there are two."""
-    files = sorted(p for p in EXAMPLES.glob("*.py") if not p.name.startswith("_"))
+    """The example bots ``load_example_bots`` loads; skip until there are two."""
+    from bots.management.commands.load_example_bots import NOT_OPPONENTS
+
+    files = sorted(
+        p for p in EXAMPLES.glob("*.py") if not p.name.startswith("_") and p.name not in NOT_OPPONENTS
+    )
     if len(files) < 2:
         pytest.skip("fewer than two example bots in bots_examples/")
     return files

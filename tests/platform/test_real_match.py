@@ -1,11 +1,9 @@
-"""Fake-free path: smoke tests and a rated match through the real referee and the `process` runner.
-
-Skipped until ``arena.referee``, ``sandbox.get_runner`` and the example bots are all in the tree.
-"""
+"""Fake-free path in-process: smoke tests and a rated match through the real referee, the example bots
+and the ``process`` runner (the same path under a real worker, Redis and bwrap is
+``test_worker_integration.py``)."""
 
 from __future__ import annotations
 
-import importlib.util
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -23,26 +21,14 @@ from rulesets.models import RuleSet
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "bots_examples"
 
-
-def _ready() -> str:
-    if importlib.util.find_spec("arena.referee") is None:
-        return "arena.referee is not written yet"
-    import sandbox
-
-    if not hasattr(sandbox, "get_runner"):
-        return "sandbox.get_runner is not written yet"
-    if len(list(EXAMPLES.glob("*.py"))) < 2:
-        return "fewer than two example bots in bots_examples/"
-    return ""
-
-
-pytestmark = [pytest.mark.django_db, pytest.mark.skipif(bool(_ready()), reason=_ready() or "ready")]
+pytestmark = pytest.mark.django_db
 
 
 def test_examples_pass_smoke_tests_and_play_a_rated_match(rulesets: None, settings: Any) -> None:
     settings.UNO_ARENA_RUNNER = "process"
     call_command("load_example_bots", dir=str(EXAMPLES), stdout=StringIO())
     bots = list(Bot.objects.filter(owner__username=settings.UNO_ARENA_SYSTEM_USER).order_by("name"))
+    assert [b.name for b in bots] == ["greedy-bot", "random-bot", "strategist"]  # not the helper/template
     for bot in bots:
         assert bot.active_version is not None
         assert smoke_test_version.apply(args=[bot.active_version.pk]).get() == "passed", bot.name
@@ -51,13 +37,14 @@ def test_examples_pass_smoke_tests_and_play_a_rated_match(rulesets: None, settin
         assert bot.active_version is not None
         assert bot.active_version.smoke_status == SmokeStatus.PASSED
         assert "PASSED" in bot.active_version.smoke_log
-    match = create_match(RuleSet.objects.get(slug="classic-single"), bots[:2], rated=True, seed=11)
+    match = create_match(RuleSet.objects.get(slug="classic-single"), bots, rated=True, seed=11)
     assert run_match_task.apply(args=[match.pk]).get() == "finished"
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED, match.error
     assert match.decisions
     assert Replay.objects.filter(match=match).exists()
-    assert RatingHistory.objects.filter(match=match).count() == 2
+    assert RatingHistory.objects.filter(match=match).count() == 3
+    assert not any(p.fault_kind for p in match.participants.all())
     assert run_match_task.apply(args=[match.pk]).get() == "skipped"
 
 
@@ -71,3 +58,13 @@ def test_broken_bot_fails_its_smoke_test(rulesets: None, owner: Any, settings: A
     bot.active_version.refresh_from_db()
     assert bot.active_version.smoke_status == SmokeStatus.FAILED
     assert "FAULT" in bot.active_version.smoke_log or "could not run" in bot.active_version.smoke_log
+
+
+def test_the_factory_bot_passes_its_smoke_test(rulesets: None, owner: Any, settings: Any) -> None:
+    """``factories.BOT_SOURCE`` speaks the real protocol (the fakes elsewhere rely on that)."""
+    from tests.platform.factories import make_bot
+
+    settings.UNO_ARENA_RUNNER = "process"
+    bot = make_bot(owner, "plain", passed=False)
+    assert bot.active_version is not None
+    assert smoke_test_version.apply(args=[bot.active_version.pk]).get() == "passed"

@@ -1,4 +1,8 @@
-"""``manage.py load_example_bots``: load ``bots_examples/*.py`` as bots of a system user (idempotent)."""
+"""``manage.py load_example_bots``: load ``bots_examples/*.py`` as bots of a system user (idempotent).
+
+Files starting with ``_`` and the ones in :data:`NOT_OPPONENTS` (the protocol helper and the template,
+meant to be copied, not played against) are left out.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,9 @@ from bots.models import Bot
 from bots.services import create_version
 from bots.validation import validate_upload
 
+#: Example files that run but are not example opponents.
+NOT_OPPONENTS = frozenset({"uno_bot.py", "template_bot.py"})
+
 
 class Command(BaseCommand):
     """Create one bot per example file; upload a new version only when the file changed."""
@@ -28,7 +35,11 @@ class Command(BaseCommand):
         """Load every ``*.py`` file of the folder."""
         folder = Path(options["dir"])
         files = (
-            sorted(p for p in folder.glob("*.py") if not p.name.startswith("_")) if folder.is_dir() else []
+            sorted(
+                p for p in folder.glob("*.py") if not p.name.startswith("_") and p.name not in NOT_OPPONENTS
+            )
+            if folder.is_dir()
+            else []
         )
         if not files:
             self.stdout.write(f"no example bots in {folder}")
