@@ -324,15 +324,45 @@ def wait_for(check: Callable[[], object], timeout: float, what: str, every: floa
         time.sleep(every)
 
 
+@contextmanager
+def exclusive(name: str, timeout: float = 1800) -> Iterator[None]:
+    """Hold a machine-wide lock called ``name`` (a ``flock`` in the temporary folder).
+
+    Tests that own the Redis database (flushed, and consumed by their worker) take it, so pytest-xdist
+    processes, or two test runs on one machine, never share queues and steal each other's tasks.
+    """
+    import fcntl
+    import hashlib
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / f"uno-arena-{hashlib.sha256(name.encode()).hexdigest()[:16]}.lock"
+    with open(path, "w") as handle:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{path} stayed locked for {timeout:.0f} s") from None
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture
-def live_services(transactional_db: None) -> dict[str, str]:
+def live_services(transactional_db: None) -> Iterator[dict[str, str]]:
     """Redis (db flushed), PostgreSQL and the strongest sandbox runner, each required (skip, or fail on
-    CI); plus the referee. Returns ``{"broker": url, "runner": name}``."""
+    CI); plus the referee. Holds the Redis database exclusively for the test. Yields
+    ``{"broker": url, "runner": name}``."""
     require_postgres()
-    broker = require_redis()
-    runner = strongest_runner()
     require_referee()
-    return {"broker": broker, "runner": runner}
+    runner = strongest_runner()
+    with exclusive(redis_url()):
+        broker = require_redis()
+        yield {"broker": broker, "runner": runner}
 
 
 @pytest.fixture
