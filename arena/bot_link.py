@@ -95,17 +95,34 @@ class BotLink:
         return self.fault is None and self.conn is not None
 
     def start(self, connect: Callable[[], Any], hello_line: bytes) -> None:
-        """Start the bot and greet it; a fault on any failure. Infrastructure errors propagate."""
+        """Start the bot and greet it (:meth:`connect`, :meth:`greet`, :meth:`await_ready`)."""
+        self.connect(connect)
+        self.greet(hello_line)
+        self.await_ready(time.monotonic() + self.limits.startup_timeout)
+
+    def connect(self, connect: Callable[[], Any]) -> None:
+        """Start the bot; a ``start`` fault on failure. Infrastructure errors propagate."""
         try:
             self.conn = connect()
         except INFRASTRUCTURE_ERRORS:
             raise
         except Exception as exc:
             self._set_fault("start", -1, f"the bot could not be started: {type(exc).__name__}: {exc}")
+
+    def greet(self, hello_line: bytes) -> None:
+        """Send ``hello``; a ``handshake`` fault if the bot cannot take it."""
+        if self.live:
+            try:
+                self.conn.send(hello_line)
+            except Exception as exc:
+                self.stop("handshake", -1, f"it did not take hello: {describe(exc)}")
+
+    def await_ready(self, deadline: float) -> None:
+        """Read ``ready`` by ``deadline`` (a ``time.monotonic`` time); a ``handshake`` fault otherwise."""
+        if not self.live:
             return
         try:
-            self.conn.send(hello_line)
-            line = self.conn.readline(self.limits.startup_timeout)
+            line = self.conn.readline(max(0.001, deadline - time.monotonic()))
             if len(line) > self.limits.max_line_bytes:
                 raise BotOutputTooLong(self.limits.max_line_bytes)
             self.bot_name = protocol.decode_ready(line)

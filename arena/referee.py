@@ -123,6 +123,8 @@ class MatchResult:
     names: list[str | None] = field(default_factory=list)
     seconds: float = 0.0
     think_seconds: list[float] = field(default_factory=list)
+    play_seconds: float = 0.0
+    """Wall time of the decision loops alone (bots' start-up and shutdown excluded)."""
 
 
 @dataclass
@@ -133,6 +135,7 @@ class _GameRecord:
     links: list[BotLink]
     places: list[list[int]]
     replay: dict[str, Any]
+    play_seconds: float
 
 
 def run_match(
@@ -168,6 +171,7 @@ def run_match(
             names=[link.bot_name for link in record.links],
             seconds=time.perf_counter() - started,
             think_seconds=[link.think_total for link in record.links],
+            play_seconds=record.play_seconds,
         )
     return _play_duplicate(rules, bots, seed, settings, started)
 
@@ -233,6 +237,7 @@ def _play_duplicate(
         names=names,
         seconds=time.perf_counter() - started,
         think_seconds=think,
+        play_seconds=sum(r.play_seconds for r in records),
     )
 
 
@@ -279,24 +284,28 @@ def _play_game(
     table = _Table(game, links)
     try:
         names = [bots[e].name for e in seats]
-        rules_dict = rules.to_dict()
+        starting = []
         for s, link in enumerate(links):
-            prior = prior_faults[s]
-            if prior is not None:
-                link.fault = prior
-                continue
-            link.start(
-                bots[seats[s]].connect,
-                protocol.encode(protocol.hello(s, n, names, rules_dict, settings.limits())),
-            )
+            if prior_faults[s] is not None:
+                link.fault = prior_faults[s]
+            else:
+                starting.append(link)
+        _start_all(starting, [bots[seats[link.seat]].connect for link in starting])
+        rules_dict = rules.to_dict()
+        for link in starting:
+            link.greet(protocol.encode(protocol.hello(link.seat, n, names, rules_dict, settings.limits())))
+        deadline = time.monotonic() + settings.startup_timeout
+        for link in starting:
+            link.await_ready(deadline)
+        loop_started = time.perf_counter()
         table.play()
+        play_seconds = time.perf_counter() - loop_started
         faulted = [s for s, link in enumerate(links) if link.fault is not None]
         assert game.outcome is not None
         places = referee_places(game.outcome.places, faulted)
         table.finish(places)
     finally:
-        for link in links:
-            link.close()
+        _close_all(links)
     replay = make_replay(
         game,
         names=[bots[e].name for e in seats],
@@ -314,7 +323,43 @@ def _play_game(
             }
         },
     )
-    return _GameRecord(game, links, places, replay)
+    return _GameRecord(game, links, places, replay, play_seconds)
+
+
+def _start_all(links: list[BotLink], connects: list[Callable[[], Any]]) -> None:
+    """Start the bots at once (one thread each: a runner may block while it starts one), so their
+    interpreters boot in parallel. An infrastructure error in any start is raised here."""
+    errors: list[BaseException] = []
+
+    def start(link: BotLink, connect: Callable[[], Any]) -> None:
+        try:
+            link.connect(connect)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=start, args=pair, daemon=True) for pair in zip(links, connects, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+def _close_all(links: list[BotLink]) -> None:
+    """Stop every bot, at once (a container takes a while to remove)."""
+    live = [link for link in links if link.conn is not None]
+    threads = [threading.Thread(target=link.close, daemon=True) for link in live[1:]]
+    for thread in threads:
+        thread.start()
+    if live:
+        live[0].close()
+    for thread in threads:
+        thread.join()
+    for link in links:
+        link.close()  # idempotent; covers a thread that failed
 
 
 class _Table:

@@ -1,0 +1,243 @@
+"""Referee overhead: per decision against a raw pipe round trip, bot start-up, and whole-match throughput.
+
+    python bench/referee.py [--rounds 5] [--runners process,bwrap,docker]
+
+1. Per-decision overhead. The baseline is a raw pipe echo round trip: plain ``subprocess`` children
+   running ``bench/bots/echo.py``, ``os.write`` + ``os.read`` of a real request line (same interpreter),
+   to one child (R1), and to two children in turn (R2: what a 2-player match does, each decision wakes
+   the other seat's process). D is a full referee decision through each runner: two
+   ``bench/bots/first_legal.py`` bots (they ``json.loads`` each request and answer the first legal
+   action) play ``classic`` with 3 hands (thousands of decisions); D is the decision-loop wall time
+   (``MatchResult.play_seconds``, start-up excluded) per decision. E is the engine alone in-process on
+   the same game (``legal_actions`` + ``apply``), B the bot's own work per request (``json.loads``,
+   choosing, formatting the answer, measured in-process on the same request lines). D/R is the whole
+   cost of a decision; (D-E-B)/R leaves out the game itself and the bot's own parsing: the referee's
+   and the transport's share. Baselines and matches alternate ``--rounds`` times; medians are kept.
+2. Start-up per bot per match: ``runner.start`` + hello/ready, and ``close``, per runner.
+3. Whole-match throughput: four ``bots_examples/strategist.py`` bots, ``classic-single`` (one hand), per
+   runner, against the same four strategists in-process (``arena.inprocess.play_local``: the engine and
+   the policy, no processes, no JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# The repository root replaces this folder on the path (a bench/platform.py shadows the stdlib module).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.remove(sys.path[1])
+
+from arena import protocol
+from arena.game import Game, redact
+from arena.inprocess import load_bot_module, play_local
+from arena.referee import BotEntry, MatchSettings, run_match
+from arena.rules import parse_rules, preset
+from sandbox import BotSpec, Limits, Runner, runner_class
+from sandbox.process import ProcessRunner
+
+HERE = Path(__file__).resolve().parent
+BOTS = HERE / "bots"
+EXAMPLES = HERE.parent / "bots_examples"
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+SETTINGS = MatchSettings(time_bank=300.0)
+RULES = parse_rules("classic,max_hands=3")
+
+
+def request_lines(seed: int) -> list[bytes]:
+    """The request lines of seat 0 and 1 in a first-legal game of classic (what the bots get)."""
+    game = Game(RULES, 2, seed)
+    cursors = [0, 0]
+    lines = []
+    while not game.is_over:
+        seat = game.current_player
+        events = [redact(e, seat) for e in game.events[cursors[seat] :]]
+        cursors[seat] = len(game.events)
+        legal = game.legal_actions(seat)
+        lines.append(protocol.encode_request(len(game.history), legal, game.observation(seat), events, 300.0))
+        game.apply(legal[0], seat)
+    return lines
+
+
+def engine_alone(seed: int, repeat: int = 5) -> float:
+    """Seconds per decision of the engine alone playing the first-legal game."""
+    best = float("inf")
+    for _ in range(repeat):
+        game = Game(RULES, 2, seed)
+        started = time.perf_counter()
+        while not game.is_over:
+            seat = game.current_player
+            game.apply(game.legal_actions(seat)[0], seat)
+        best = min(best, (time.perf_counter() - started) / len(game.history))
+    return best
+
+
+def bot_work(lines: list[bytes], repeat: int = 5) -> float:
+    """Seconds per request of the benchmark bot's own work (parse, choose, format)."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        for line in lines:
+            message = json.loads(line)
+            _ = f'{{"type":"action","id":{message["id"]},"action":"{message["legal"][0]}"}}\n'
+        best = min(best, (time.perf_counter() - started) / len(lines))
+    return best
+
+
+class RawPipe:
+    """Echo programs as plain child processes, raw ``os.write``/``os.read`` on their pipes."""
+
+    def __init__(self, children: int = 2) -> None:
+        self.procs = [
+            subprocess.Popen([PYTHON, "echo.py"], cwd=BOTS, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            for _ in range(children)
+        ]
+        self.fds = [(p.stdin.fileno(), p.stdout.fileno()) for p in self.procs if p.stdin and p.stdout]
+
+    def per_trip(self, line: bytes, trips: int, alternate: bool) -> float:
+        """Seconds per round trip of ``line`` to the first child, or to the children in turn (as the
+        seats of a match take turns)."""
+        count = len(self.fds) if alternate else 1
+        started = time.perf_counter()
+        for i in range(trips):
+            wfd, rfd = self.fds[i % count]
+            os.write(wfd, line)
+            got = os.read(rfd, 65536)
+            while not got.endswith(b"\n"):
+                got += os.read(rfd, 65536)
+        return (time.perf_counter() - started) / trips
+
+    def close(self) -> None:
+        """Stop them."""
+        for proc in self.procs:
+            proc.kill()
+            proc.wait()
+
+
+def make_runner(name: str) -> Runner | None:
+    """The runner, or None (with a note) when it cannot run here."""
+    cls = runner_class(name)
+    status = cls.available()
+    if not status:
+        print(f"  ({name}: unavailable: {status.reason})")
+        return None
+    return ProcessRunner(production=False) if name == "process" else cls()
+
+
+def entries(runner: Runner, folder: Path, file: str, count: int) -> list[BotEntry]:
+    """``count`` entries of one bot program."""
+    spec = BotSpec(folder, ("python3", file))
+    return [BotEntry(f"{file}#{i}", lambda: runner.start(spec, Limits())) for i in range(count)]
+
+
+def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
+    """Section 1."""
+    lines = request_lines(seed)
+    typical = sorted(lines, key=len)[len(lines) // 2]
+    engine = engine_alone(seed)
+    work = bot_work(lines)
+    raw = RawPipe()
+    hot: list[float] = []
+    turns: list[float] = []
+    ref_times: dict[str, list[float]] = {name: [] for name in runners}
+    decisions = 0
+    try:
+        for _ in range(rounds):
+            hot.append(raw.per_trip(typical, 2000, alternate=False))
+            turns.append(raw.per_trip(typical, 2000, alternate=True))
+            for name, runner in runners.items():
+                result = run_match(RULES, entries(runner, BOTS, "first_legal.py", 2), seed, SETTINGS)
+                assert not any(result.faults), result.faults
+                decisions = result.decisions
+                ref_times[name].append(result.play_seconds / result.decisions)
+            hot.append(raw.per_trip(typical, 2000, alternate=False))
+            turns.append(raw.per_trip(typical, 2000, alternate=True))
+    finally:
+        raw.close()
+    r1 = statistics.median(hot)
+    r2 = statistics.median(turns)
+    print(
+        f"\n1. Per decision ({decisions} decisions, request line {len(typical)} bytes, median of {rounds} rounds)"
+    )
+    print(f"   raw echo round trip, one child (R1)          {r1 * 1e6:8.1f} us")
+    print(f"   raw echo round trip, two children in turn (R2) {r2 * 1e6:6.1f} us")
+    print(f"   engine alone per decision (E)                {engine * 1e6:8.1f} us")
+    print(f"   the bot's own work per request (B)           {work * 1e6:8.1f} us")
+    print(f"   {'runner':<8} {'D (us)':>8} {'D/R1':>6} {'D/R2':>6} {'(D-E-B)/R1':>11} {'(D-E-B)/R2':>11}")
+    for name, times in ref_times.items():
+        d = statistics.median(times)
+        own = d - engine - work
+        print(f"   {name:<8} {d * 1e6:8.1f} {d / r1:6.2f} {d / r2:6.2f} {own / r1:11.2f} {own / r2:11.2f}")
+
+
+def startup(runners: dict[str, Runner], starts: int) -> None:
+    """Section 2."""
+    print(f"\n2. Start-up per bot per match (median of {starts})")
+    print(f"   {'runner':<10} {'start+ready (ms)':>17} {'close (ms)':>11}")
+    hello = protocol.encode(protocol.hello(0, 2, ["a", "b"], preset("classic").to_dict(), SETTINGS.limits()))
+    spec = BotSpec(BOTS, ("python3", "first_legal.py"))
+    for name, runner in runners.items():
+        up, down = [], []
+        for _ in range(starts):
+            started = time.perf_counter()
+            conn = runner.start(spec, Limits())
+            conn.send(hello)
+            conn.readline(30.0)
+            middle = time.perf_counter()
+            conn.close()
+            up.append(middle - started)
+            down.append(time.perf_counter() - middle)
+        print(f"   {name:<10} {statistics.median(up) * 1e3:17.1f} {statistics.median(down) * 1e3:11.1f}")
+
+
+def throughput(runners: dict[str, Runner], games: int) -> None:
+    """Section 3."""
+    rules = preset("classic-single")
+    module = load_bot_module(EXAMPLES / "strategist.py")
+    started = time.perf_counter()
+    decisions = 0
+    for g in range(games):
+        decisions += len(play_local(rules, [module.Strategist() for _ in range(4)], g).history)
+    alone = time.perf_counter() - started
+    print(f"\n3. Whole-match throughput: 4 strategist bots, classic-single, {games} games")
+    print(f"   {'':<22} {'matches/s':>10} {'decisions/s':>12} {'s/match':>8} {'x in-process':>13}")
+    print(
+        f"   {'in-process (engine)':<22} {games / alone:10.1f} {decisions / alone:12.0f} {alone / games:8.3f} {1:13.1f}"
+    )
+    for name, runner in runners.items():
+        started = time.perf_counter()
+        decisions = 0
+        for g in range(games):
+            result = run_match(rules, entries(runner, EXAMPLES, "strategist.py", 4), g, SETTINGS)
+            assert not any(result.faults), result.faults
+            decisions += result.decisions
+        took = time.perf_counter() - started
+        print(
+            f"   {name:<22} {games / took:10.1f} {decisions / took:12.0f} {took / games:8.3f} {took / alone:13.1f}"
+        )
+
+
+def main() -> None:
+    """Run the three sections for every available runner."""
+    parser = argparse.ArgumentParser(description="Referee overhead benchmark.")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--runners", default="process,bwrap,docker")
+    args = parser.parse_args()
+    print(f"Referee benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    runners = {n: r for n in args.runners.split(",") if (r := make_runner(n)) is not None}
+    per_decision(runners, args.rounds, args.seed)
+    startup(runners, args.starts)
+    throughput(runners, args.games)
+
+
+if __name__ == "__main__":
+    main()
