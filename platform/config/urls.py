@@ -3,7 +3,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from config.views import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include(("api.urls", "api"), namespace="api")),
