@@ -3,9 +3,9 @@
 A *local bot* is any object with the uno_bot helper's hooks (``on_hello``, ``on_event``, ``decide``,
 ``on_hand_end``, ``on_match_end``), e.g. the classes of ``bots_examples/``. :func:`play_local` sends them
 the same messages the referee would (built by :mod:`arena.protocol`, as dicts instead of JSON lines), so
-a bot's policy is measured exactly as it plays through the referee, thousands of times faster. There is
-no clock and no fault handling: an illegal action raises. Simultaneous slaps are taken in seat order
-rotated by the game's seed.
+a bot's policy is measured exactly as it plays through the referee, thousands of times faster (forced
+moves are played without asking, as the referee does). There is no clock and no fault handling: an
+illegal action raises. Simultaneous slaps are taken in seat order rotated by the game's seed.
 """
 
 from __future__ import annotations
@@ -75,6 +75,18 @@ def play_local(rules: RuleSet, bots: list[LocalBot], seed: int) -> Game:
         cursors[seat] = end
         return out
 
+    def apply(action: str, seat: int) -> None:
+        start = len(events)
+        game.apply(action, seat)
+        for index in range(start, len(events)):
+            event = events[index]
+            if event["type"] == "hand_end":
+                for s, bot in enumerate(bots):
+                    message = protocol.hand_end(event, pending(s, index + 1))
+                    for e in message["events"]:
+                        bot.on_event(e)
+                    bot.on_hand_end(message)
+
     while not game.is_over:
         to_move = game.to_move
         if len(to_move) > 1:
@@ -83,21 +95,14 @@ def play_local(rules: RuleSet, bots: list[LocalBot], seed: int) -> Game:
         else:
             order = [to_move[0]]
         for seat in order:
-            decision = len(game.history)
             legal = game.legal_actions(seat)
-            request = protocol.request(decision, legal, game.observation(seat), pending(seat), 0.0)
+            if len(legal) == 1 and len(order) == 1:  # forced: the referee plays it without asking
+                apply(legal[0], seat)
+                continue
+            request = protocol.request(len(game.history), legal, game.observation(seat), pending(seat), 0.0)
             for event in request["events"]:
                 bots[seat].on_event(event)
-            start = len(events)
-            game.apply(bots[seat].decide(request), seat)
-            for index in range(start, len(events)):
-                event = events[index]
-                if event["type"] == "hand_end":
-                    for s, bot in enumerate(bots):
-                        message = protocol.hand_end(event, pending(s, index + 1))
-                        for e in message["events"]:
-                            bot.on_event(e)
-                        bot.on_hand_end(message)
+            apply(bots[seat].decide(request), seat)
             if game.is_over:
                 break
     assert game.outcome is not None

@@ -54,7 +54,7 @@ class MatchSettings:
     (``timeout``). ``startup_timeout`` is the time to answer ``hello`` with ``ready`` (starting the bot
     itself is bounded by the runner's own start-up limit). ``max_line_bytes`` is the longest line a bot may
     write. ``stderr_bytes`` is how much of each bot's stderr is kept in the result (the end of it), and
-    ``fault_stderr_bytes`` how much goes into a fault.
+    ``fault_stderr_bytes`` how much goes into a fault. ``ask_forced``: see below.
     """
 
     decision_timeout: float = 1.0
@@ -63,6 +63,9 @@ class MatchSettings:
     max_line_bytes: int = 65536
     stderr_bytes: int = 64 * 1024
     fault_stderr_bytes: int = 4096
+    ask_forced: bool = False
+    """Also ask when only one action is legal (by default such a move is played without asking: it is
+    no decision, and the bot learns of it from the events; a slap is always asked: it is a race)."""
 
     def __post_init__(self) -> None:
         for name in ("decision_timeout", "time_bank", "startup_timeout"):
@@ -281,7 +284,7 @@ def _play_game(
     game = Game(rules, n, seed)
     limits = settings.link_limits()
     links = [BotLink(s, bots[seats[s]].name, limits, game_index) for s in range(n)]
-    table = _Table(game, links)
+    table = _Table(game, links, settings.ask_forced)
     try:
         names = [bots[e].name for e in seats]
         starting = []
@@ -365,9 +368,10 @@ def _close_all(links: list[BotLink]) -> None:
 class _Table:
     """The decision loop of one game."""
 
-    def __init__(self, game: Game, links: list[BotLink]) -> None:
+    def __init__(self, game: Game, links: list[BotLink], ask_forced: bool = False) -> None:
         self.game = game
         self.links = links
+        self.ask_forced = ask_forced
         self.think_ms: list[float | None] = []
         self.decision_faults: list[dict[str, Any] | None] = []
         self.slaps: list[dict[str, Any]] = []
@@ -400,7 +404,9 @@ class _Table:
             seat = to_move[0]
             link = links[seat]
             decision = len(game.history)
-            if link.live:
+            if not self.ask_forced and len(game.legal_actions(seat)) == 1:
+                self._apply(seat, link, game.legal_actions(seat)[0], None)
+            elif link.live:
                 action, think = link.ask(self._request(link, decision), decision)
                 self._apply(seat, link, action, think * 1000.0)
             else:

@@ -25,8 +25,10 @@ def test_example_bots_play_a_full_match_with_a_verifiable_replay(process_runner,
     game = verify_replay(result.replay)
     assert result.decisions == len(game.history) == len(result.replay["decisions"]) > 20
     assert [list(g) for g in game.outcome.places] == result.places
-    assert all(d[2] is not None and d[2] >= 0 for d in result.replay["decisions"])
-    assert validate_conversation(log) > 2 * result.decisions
+    asked = [d for d in result.replay["decisions"] if d[2] is not None]
+    assert len(asked) > result.decisions / 2
+    assert all(d[2] >= 0 and d[3] is None for d in asked)
+    assert validate_conversation(log) >= 2 * len(asked)
     kinds = {json.loads(line)["type"] for conn in log for line in conn.sent}
     assert kinds == {"hello", "request", "hand_end", "match_end"}
     assert all(not conn.left_behind() for conn in log)
@@ -106,7 +108,7 @@ def test_the_time_bank_absorbs_slow_decisions_then_runs_out(process_runner) -> N
     fault = result.faults[0]
     assert fault is not None
     assert fault.kind == "timeout"
-    mine = [d for d in result.replay["decisions"] if d[0] == 0 and d[3] is None]
+    mine = [d for d in result.replay["decisions"] if d[0] == 0 and d[3] is None and d[2] is not None]
     assert len(mine) >= 4  # about 0.6 / (0.15 - 0.05) answered decisions went through on the bank
     assert all(d[2] > 140 for d in mine)
     assert result.places[-1] == [0]

@@ -1,0 +1,54 @@
+"""The example bots: the pasted uno_bot helper stays identical to uno_bot.py, every example plays legal
+games in-process under every preset, and forced moves are not asked unless the settings say so."""
+
+from __future__ import annotations
+
+import pytest
+from referee_support import EXAMPLES, bad, validate_conversation
+
+from arena.inprocess import load_bot_module, play_local
+from arena.referee import MatchSettings, run_match
+from arena.rules import PRESETS, preset
+
+BEGIN = "# ---- uno_bot helper"
+END = "# ---- end of the uno_bot helper ----"
+BOTS = {
+    "random_bot.py": "RandomBot",
+    "greedy_bot.py": "GreedyBot",
+    "template_bot.py": "TemplateBot",
+    "strategist.py": "Strategist",
+    "uno_bot.py": "Bot",
+}
+
+
+def helper_block(text: str) -> str:
+    return text[text.index(BEGIN) : text.index(END)]
+
+
+@pytest.mark.parametrize("file", sorted(BOTS))
+def test_the_pasted_helper_is_uno_bot_py(file: str) -> None:
+    assert helper_block((EXAMPLES / file).read_text()) == helper_block((EXAMPLES / "uno_bot.py").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_example_plays_every_preset(name: str) -> None:
+    rules = PRESETS[name].replace(max_hands=2)
+    bots = [getattr(load_bot_module(EXAMPLES / f), cls)() for f, cls in sorted(BOTS.items())]
+    for seed in range(3):
+        game = play_local(rules, bots[seed % 5 :] + bots[: seed % 5], seed)
+        assert game.is_over
+
+
+def test_forced_moves_are_played_without_asking_unless_asked_for(process_runner, log) -> None:
+    rules = preset("classic-single")
+    plain = run_match(rules, [bad(process_runner, "ok", log=log), bad(process_runner, "ok", log=log)], 6)
+    asked = run_match(
+        rules, [bad(process_runner, "ok"), bad(process_runner, "ok")], 6, MatchSettings(ask_forced=True)
+    )
+    assert [d[1] for d in plain.replay["decisions"]] == [d[1] for d in asked.replay["decisions"]]
+    assert all(d[2] is not None for d in asked.replay["decisions"])
+    forced = [d for d in plain.replay["decisions"] if d[2] is None]
+    assert forced, "no forced move in this game"
+    requests = sum(1 for conn in log for line in conn.sent if b'"request"' in line)
+    assert requests == len(plain.replay["decisions"]) - len(forced)
+    validate_conversation(log)
