@@ -72,6 +72,11 @@ def _check_shape(replay: Any) -> None:
     for key, kind in (("rules", dict), ("players", int), ("seed", int), ("decisions", list)):
         if not isinstance(replay.get(key), kind):
             raise ReplayError(f"replay field {key!r} is missing or not a {kind.__name__}")
+    deck, dealer = replay.get("deck"), replay.get("dealer")
+    if deck is not None and not (isinstance(deck, list) and all(isinstance(code, str) for code in deck)):
+        raise ReplayError(f"replay field 'deck' is not null or a list of card codes: {deck!r}")
+    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
+        raise ReplayError(f"replay field 'dealer' is not null or a seat number: {dealer!r}")
     for i, decision in enumerate(replay["decisions"]):
         if not (
             isinstance(decision, list)
