@@ -121,3 +121,28 @@ def test_the_same_seed_and_actions_give_the_same_game(seed):
 def test_different_seeds_deal_differently():
     deals = {tuple(Game(preset("classic"), 4, seed=s).omniscient()["hands"][0]) for s in range(5)}
     assert len(deals) == 5
+
+
+def test_with_two_players_left_in_elimination_reverse_acts_like_skip():
+    # Later hands are dealt by the seeded shuffle: play hands until one seat is out, then play a Reverse
+    # (declaring UNO when it leaves one card, so that no catch window follows it).
+    checked = 0
+    for seed in range(40):
+        game = Game(preset("elimination").replace(target=30, max_hands=20), 3, seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            seat = game.current_player
+            reverses = [a for a in legal if a.rstrip("!") in ("RR", "YR", "GR", "BR")]
+            playing_on = len(game.observation(seat)["hand"]) > 1
+            if reverses and playing_on and sum(game.out) == 1 and game.observation(seat)["phase"] == "turn":
+                other = ({0, 1, 2} - {seat, game.out.index(True)}).pop()
+                events = game.apply(reverses[-1])
+                assert {"type": "reverse", "direction": -1} not in events
+                assert [e for e in events if e["type"] == "skip"] == [{"type": "skip", "seat": other}]
+                assert game.to_move == (seat,)
+                checked += 1
+                break
+            game.apply(legal[0])
+        if checked == 3:
+            break
+    assert checked == 3
