@@ -90,3 +90,15 @@ def test_swapping_away_a_hand_of_one_closes_the_uno_catch():
     assert hand(game, 1) == cards("R1")
     assert game.observation(0)["phase"] == "turn"  # no catch window
     assert game.to_move == (1,)
+
+
+def test_with_two_players_a_seven_swaps_with_the_only_other_player_and_a_zero_swaps_too():
+    game = deal("seven-o", [["R7", "R0", "R1"], ["Y1", "Y2", "Y3"]], "R9", PILE)
+    game.apply("R7")
+    assert game.legal_actions() == ["swap:1"]
+    game.apply("swap:1")
+    assert hand(game, 0) == cards("Y1", "Y2", "Y3")
+    game = deal("seven-o", [["R7", "R0", "R1"], ["Y1", "Y2", "Y3"]], "R9", PILE)
+    game.apply("R0")
+    assert hand(game, 0) == cards("Y1", "Y2", "Y3")
+    assert hand(game, 1) == cards("R7", "R1")

@@ -148,3 +148,18 @@ def test_the_victim_cannot_tell_a_bluff_from_an_honest_play():
         game.apply("W4:B")
     assert bluff.observation(1, history=True) == honest.observation(1, history=True)
     assert bluff.observation(2, history=True) == honest.observation(2, history=True)
+
+
+def test_in_a_two_player_game_an_innocent_challenge_gives_the_turn_back_to_the_offender():
+    game = deal("classic", [["W4", "B2", "G7"], ["Y1", "Y2", "Y3"]], "R7", PILE)
+    play(game, "W4:Y", "challenge")
+    assert len(hand(game, 1)) == 3 + 6
+    assert game.to_move == (0,)
+
+
+def test_in_a_two_player_game_a_guilty_offender_draws_and_the_challenger_plays():
+    game = deal("classic", [["W4", "R2", "G7"], ["Y1", "Y2", "Y3"]], "R7", PILE)
+    play(game, "W4:Y", "challenge")
+    assert len(hand(game, 0)) == 2 + 4
+    assert game.to_move == (1,)
+    assert playable(game) == {"Y1", "Y2", "Y3"}
