@@ -635,10 +635,7 @@ class Game:
             self._emit({"type": "reverse", "direction": self.direction})
             self._cont_next = seat
         elif effect == _SHUFFLE:
-            winner = self._shuffle_hands(seat)
-            if winner >= 0:
-                self._end_hand(winner, "out")
-                return
+            self._shuffle_hands(seat)
             self._cont_next = self._next(seat)
             self.cur = seat
             self.phase = COLOR
@@ -699,9 +696,9 @@ class Game:
         self._catch = -1
         self._emit({"type": "rotate", "direction": self.direction})
 
-    def _shuffle_hands(self, seat: int) -> int:
-        """Wild Shuffle Hands: collect, shuffle, deal from the player on the left. Returns a seat left with
-        no cards (who has gone out), or -1."""
+    def _shuffle_hands(self, seat: int) -> None:
+        """Wild Shuffle Hands: collect, shuffle, deal from the player on the left. Every active seat still
+        holds a card before it (the player has not gone out), so every seat gets one back."""
         pool = [c for s in range(self.n) for c in self.hands[s]]
         shuffle(pool, self.rng)
         order = [*self._seats_after(seat), seat]
@@ -714,10 +711,6 @@ class Game:
         self.uno = [False] * self.n
         self._catch = -1
         self._emit({"type": "shuffle", "seat": seat, "hands": [[_CODE[c] for c in h] for h in new_hands]})
-        for s in order:
-            if not new_hands[s]:
-                return s
-        return -1
 
     def _continue(self) -> None:
         """Run the out-of-turn chances after a play, in their fixed order, then start the next turn."""
