@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "ratings",
     "api",
     "web",
+    "viewer",
 ]
 
 MIDDLEWARE = [

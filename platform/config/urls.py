@@ -11,5 +11,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include(("api.urls", "api"), namespace="api")),
     path("api-auth/", include("rest_framework.urls")),
+    path("", include("viewer.urls")),
     path("", include("web.urls")),
 ]

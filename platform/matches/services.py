@@ -17,6 +17,7 @@ from bots.models import Bot, BotVersion, SmokeStatus
 from matches.models import Match, MatchStatus, Participant, Replay
 from ratings.services import apply_match
 from rulesets.models import RuleSet
+from viewer.services import store_decision_logs
 
 log = logging.getLogger(__name__)
 MAX_TEXT = 64 * 1024
@@ -149,6 +150,7 @@ def record_result(match_id: int, attempt: int, result: Any) -> bool:
                 "rating_after",
             ],
         )
+        store_decision_logs(seats, result)  # each bot's stderr per decision, owner-only (viewer app)
         match.save(update_fields=["status", "finished_at", "decisions"])
     return True
 
