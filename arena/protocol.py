@@ -94,11 +94,28 @@ def encode_request(
     time_bank: float,
 ) -> bytes:
     """``encode(request(...))``, fast: the per-decision hot path (the same bytes, tested)."""
-    ev = _ENCODER.encode(events) if events else "[]"
+    return encode_request_raw(decision, legal, observation, encode_events(events), time_bank)
+
+
+def encode_request_raw(
+    decision: int, legal: Sequence[str], observation: dict[str, Any], events_json: str, time_bank: float
+) -> bytes:
+    """:func:`encode_request` with the events already encoded (by :func:`encode_events`, or event by
+    event with :func:`encode_event` and joined with commas inside brackets)."""
     return (
         f'{{"type":"request","id":{decision},"legal":["{_QQ.join(legal)}"],"time_bank":{round(time_bank, 3)!r},'
-        f'"observation":{encode_observation(observation)},"events":{ev}}}\n'
+        f'"observation":{encode_observation(observation)},"events":{events_json}}}\n'
     ).encode()
+
+
+def encode_events(events: Sequence[dict[str, Any]]) -> str:
+    """A list of events as compact JSON."""
+    return _ENCODER.encode(events) if events else "[]"
+
+
+def encode_event(event: dict[str, Any]) -> str:
+    """One event as compact JSON."""
+    return _ENCODER.encode(event)
 
 
 def hand_end(event: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -171,8 +188,14 @@ def decode_action(line: bytes, decision: int) -> str:
     """Validate the bot's answer to request ``decision``; returns the action string.
 
     Only the form is checked here (an action string of the engine's vocabulary, the right ``id`` when one
-    is given); whether the action is legal now is the engine's business.
+    is given); whether the action is legal now is the engine's business. The compact form the helper
+    writes, ``{"type":"action","id":N,"action":"A"}``, is recognised without a JSON parser.
     """
+    if line.startswith(_FAST_HEAD) and line.endswith(b'"}'):
+        number, sep, action = line[_FAST_START:-2].partition(b',"action":"')
+        fast = _ACTION_BYTES.get(action)
+        if sep and fast is not None and number == str(decision).encode():
+            return fast
     data = _load(line)
     action = data.get("action")
     if type(action) is not str:
@@ -189,6 +212,11 @@ def decode_action(line: bytes, decision: int) -> str:
     if action not in ACTIONS:
         raise ProtocolError("invalid_message", f"{action[:80]!r} is not an action string")
     return action
+
+
+_FAST_HEAD: Final = b'{"type":"action","id":'
+_FAST_START: Final = len(_FAST_HEAD)
+_ACTION_BYTES: Final = {a.encode(): a for a in ACTIONS}
 
 
 def excerpt(line: bytes, limit: int = 120) -> str:
@@ -211,8 +239,8 @@ def _strs(items: Sequence[str]) -> str:
     return f'["{_QQ.join(items)}"]' if items else "[]"
 
 
-def _ints(items: Sequence[int]) -> str:
-    return "[" + ",".join(map(str, items)) + "]"
+def _ints(items: list[int]) -> str:
+    return str(items).replace(" ", "")
 
 
 def _bools(items: Sequence[bool]) -> str:

@@ -375,6 +375,8 @@ class _Table:
         self.think_ms: list[float | None] = []
         self.decision_faults: list[dict[str, Any] | None] = []
         self.slaps: list[dict[str, Any]] = []
+        self.event_json: list[str] = []
+        """Each event of the game as JSON, as seen by every seat it is not redacted for."""
 
     def _pending(self, link: BotLink, upto: int | None = None) -> list[dict[str, Any]]:
         """The redacted events this bot has not seen yet (up to index ``upto``, exclusive)."""
@@ -388,8 +390,19 @@ class _Table:
     def _request(self, link: BotLink, decision: int) -> bytes:
         game = self.game
         seat = link.seat
-        return protocol.encode_request(
-            decision, game.legal_actions(seat), game.observation(seat), self._pending(link), link.bank
+        events = game.events
+        cache = self.event_json
+        end = len(events)
+        for i in range(len(cache), end):
+            cache.append(protocol.encode_event(events[i]))
+        parts = []
+        for i in range(link.cursor, end):
+            event = events[i]
+            public = redact(event, seat)
+            parts.append(cache[i] if public is event else protocol.encode_event(public))
+        link.cursor = end
+        return protocol.encode_request_raw(
+            decision, game.legal_actions(seat), game.observation(seat), "[" + ",".join(parts) + "]", link.bank
         )
 
     def play(self) -> None:

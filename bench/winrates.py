@@ -54,6 +54,38 @@ def chunk(rules_spec: str, players: int, opponent: str, first: int, count: int) 
     return wins
 
 
+def referee_sample(rules_spec: str, players: int, opponent: str, games: int) -> tuple[float, int]:
+    """Strategist's wins over the first ``games`` games played through the real referee and the process
+    runner, and how many of them made exactly the decisions the in-process game made."""
+    from arena.referee import BotEntry, run_match
+    from sandbox import BotSpec, Limits
+    from sandbox.process import ProcessRunner
+
+    runner = ProcessRunner(production=False)
+    rules = parse_rules(rules_spec)
+    path, cls = OPPONENTS[opponent]
+
+    def entry(file: str) -> BotEntry:
+        spec = BotSpec(EXAMPLES, ("python3", file))
+        return BotEntry(file, lambda: runner.start(spec, Limits()))
+
+    wins = 0.0
+    same = 0
+    for g in range(games):
+        seat = g % players
+        files = [path] * players
+        files[seat] = "strategist.py"
+        result = run_match(rules, [entry(f) for f in files], g)
+        if seat in result.places[0]:
+            wins += 1.0 / len(result.places[0])
+        if opponent != "random":  # random bots draw their own random numbers
+            bots = [make(path, cls) for _ in range(players)]
+            bots[seat] = make("strategist.py", "Strategist")
+            local = play_local(rules, bots, g)  # type: ignore[arg-type]
+            same += [d[1] for d in result.replay["decisions"]] == [a for _, a in local.history]
+    return wins, same
+
+
 def main() -> None:
     """Measure every cell and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -61,6 +93,12 @@ def main() -> None:
     parser.add_argument("--rules", default="classic-single")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--players", default="2,4")
+    parser.add_argument(
+        "--referee-sample",
+        type=int,
+        default=0,
+        help="also play this many games per cell through the real referee and process runner",
+    )
     args = parser.parse_args()
     cells = [(p, o) for p in (int(x) for x in args.players.split(",")) for o in OPPONENTS]
     size = max(1, args.games // (args.jobs * 8))
@@ -81,6 +119,21 @@ def main() -> None:
                 f"| {players} | {opponent} | {args.games} | {100 * wins / args.games:.1f}% "
                 f"| {100 * low:.1f}–{100 * high:.1f}% | {100 / players:.0f}% "
                 f"| {time.perf_counter() - started:.0f} |",
+                flush=True,
+            )
+    if args.referee_sample:
+        print(f"\nThrough the referee and the process runner ({args.referee_sample} games per cell):\n")
+        print(
+            "| players | opponents | games | strategist wins | 95% interval | same decisions as in-process |"
+        )
+        print("|---|---|---|---|---|---|")
+        for players, opponent in cells:
+            wins, same = referee_sample(args.rules, players, opponent, args.referee_sample)
+            low, high = wilson_interval(wins, args.referee_sample)
+            identical = "n/a (random)" if opponent == "random" else f"{same}/{args.referee_sample}"
+            print(
+                f"| {players} | {opponent} | {args.referee_sample} | {100 * wins / args.referee_sample:.1f}% "
+                f"| {100 * low:.1f}–{100 * high:.1f}% | {identical} |",
                 flush=True,
             )
 

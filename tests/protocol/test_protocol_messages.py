@@ -108,7 +108,22 @@ def test_bad_messages_do_not_validate(message: dict) -> None:
 
 def test_decode_action() -> None:
     assert protocol.decode_action(b'{"type":"action","id":4,"action":"R7!"}', 4) == "R7!"
+    assert protocol.decode_action(b'{"type": "action", "id": 4, "action": "W4:G"}', 4) == "W4:G"
     assert protocol.decode_action(b'{"action":"draw"}', 9) == "draw"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"action","id":5,"action":"R7"}',  # the compact form, wrong id
+        b'{"type":"action","id":4,"action":"R77"}',  # the compact form, not an action
+        b'{"type":"action","id":4,"action":"R7","id":5}',
+        b'{"type":"action","id":04,"action":"R7"}',
+    ],
+)
+def test_the_fast_path_falls_back_to_full_validation(line: bytes) -> None:
+    with pytest.raises(ProtocolError):
+        protocol.decode_action(line, 4)
 
 
 @pytest.mark.parametrize(
