@@ -8,6 +8,7 @@ fault the bot is stopped and every later call is a no-op, so the referee never h
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,6 +89,8 @@ class BotLink:
 
     def __post_init__(self) -> None:
         self.bank = self.limits.time_bank
+        self._lock = threading.Lock()
+        self._abandoned = False
 
     @property
     def live(self) -> bool:
@@ -101,13 +104,29 @@ class BotLink:
         self.await_ready(time.monotonic() + self.limits.startup_timeout)
 
     def connect(self, connect: Callable[[], Any]) -> None:
-        """Start the bot; a ``start`` fault on failure. Infrastructure errors propagate."""
+        """Start the bot; a ``start`` fault on failure. Infrastructure errors propagate. A connection
+        that arrives after :meth:`abandon` is closed at once."""
         try:
-            self.conn = connect()
+            conn = connect()
         except INFRASTRUCTURE_ERRORS:
             raise
         except Exception as exc:
             self._set_fault("start", -1, f"the bot could not be started: {type(exc).__name__}: {exc}")
+            return
+        with self._lock:
+            if not self._abandoned:
+                self.conn = conn
+                return
+        with contextlib.suppress(Exception):
+            conn.close()
+
+    def abandon(self, seconds: float) -> None:
+        """Give up on a start that has taken ``seconds`` already (a ``start`` fault)."""
+        with self._lock:
+            if self.conn is not None or self.fault is not None:
+                return
+            self._abandoned = True
+        self._set_fault("start", -1, f"the runner did not start the bot within {seconds} s")
 
     def greet(self, hello_line: bytes) -> None:
         """Send ``hello``; a ``handshake`` fault if the bot cannot take it."""

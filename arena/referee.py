@@ -64,11 +64,14 @@ class MatchSettings:
     stderr_bytes: int = 64 * 1024
     fault_stderr_bytes: int = 4096
     ask_forced: bool = False
+    connect_timeout: float = 120.0
+    """Seconds the runners get to start all the bots of a game (a runner normally enforces its own,
+    shorter limit); a bot not started by then is faulted (``start``) and the game goes on."""
     """Also ask when only one action is legal (by default such a move is played without asking: it is
     no decision, and the bot learns of it from the events; a slap is always asked: it is a race)."""
 
     def __post_init__(self) -> None:
-        for name in ("decision_timeout", "time_bank", "startup_timeout"):
+        for name in ("decision_timeout", "time_bank", "startup_timeout", "connect_timeout"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or value < 0 or value != value:
                 raise ValueError(f"MatchSettings.{name} must be a number of seconds >= 0, not {value!r}")
@@ -293,7 +296,7 @@ def _play_game(
                 link.fault = prior_faults[s]
             else:
                 starting.append(link)
-        _start_all(starting, [bots[seats[link.seat]].connect for link in starting])
+        _start_all(starting, [bots[seats[link.seat]].connect for link in starting], settings.connect_timeout)
         rules_dict = rules.to_dict()
         for link in starting:
             link.greet(protocol.encode(protocol.hello(link.seat, n, names, rules_dict, settings.limits())))
@@ -329,9 +332,10 @@ def _play_game(
     return _GameRecord(game, links, places, replay, play_seconds)
 
 
-def _start_all(links: list[BotLink], connects: list[Callable[[], Any]]) -> None:
+def _start_all(links: list[BotLink], connects: list[Callable[[], Any]], timeout: float) -> None:
     """Start the bots at once (one thread each: a runner may block while it starts one), so their
-    interpreters boot in parallel. An infrastructure error in any start is raised here."""
+    interpreters boot in parallel. An infrastructure error in any start is raised here; a start still
+    running after ``timeout`` seconds is abandoned (its connection is closed when it comes)."""
     errors: list[BaseException] = []
 
     def start(link: BotLink, connect: Callable[[], Any]) -> None:
@@ -345,8 +349,11 @@ def _start_all(links: list[BotLink], connects: list[Callable[[], Any]]) -> None:
     ]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    deadline = time.monotonic() + timeout
+    for thread, link in zip(threads, links, strict=True):
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            link.abandon(timeout)
     if errors:
         raise errors[0]
 

@@ -148,3 +148,40 @@ def test_settings_are_validated() -> None:
         MatchSettings(decision_timeout=0)
     with pytest.raises(ValueError, match="max_line_bytes"):
         MatchSettings(max_line_bytes=10)
+
+
+def test_a_runner_that_hangs_is_a_start_fault_and_its_late_connection_is_closed(process_runner) -> None:
+    import threading
+
+    from referee_support import EXAMPLES, Recorder
+
+    from sandbox import BotSpec, Limits
+
+    late: list = []
+    release = threading.Event()
+
+    def slow() -> Recorder:
+        release.wait(10)
+        conn = Recorder(process_runner.start(BotSpec(EXAMPLES, ("python3", "greedy_bot.py")), Limits()))
+        late.append(conn)
+        return conn
+
+    settings = MatchSettings(connect_timeout=0.5)
+    started = time.monotonic()
+    result = run_match(
+        preset("classic-single"),
+        [BotEntry("slow", slow), example(process_runner, "greedy_bot.py")],
+        seed=1,
+        settings=settings,
+    )
+    assert time.monotonic() - started < 5
+    assert result.faults[0] is not None
+    assert result.faults[0].kind == "start"
+    assert "0.5 s" in result.faults[0].message
+    release.set()
+    for _ in range(100):
+        if late and late[0].closed:
+            break
+        time.sleep(0.05)
+    assert late
+    assert late[0].closed
