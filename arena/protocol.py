@@ -192,8 +192,8 @@ def decode_action(line: bytes, decision: int) -> str:
     writes, ``{"type":"action","id":N,"action":"A"}``, is recognised without a JSON parser.
     """
     if line.startswith(_FAST_HEAD) and line.endswith(b'"}'):
-        number, sep, action = line[_FAST_START:-2].partition(b',"action":"')
-        fast = _ACTION_BYTES.get(action)
+        number, sep, raw = line[_FAST_START:-2].partition(b',"action":"')
+        fast = _ACTION_BYTES.get(raw)
         if sep and fast is not None and number == str(decision).encode():
             return fast
     data = _load(line)
