@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -135,9 +135,10 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str | None = None) -> HttpResponse:
-        """The replay JSON (gzip-encoded when accepted)."""
-        match = get_object_or_404(Match.objects.only("id"), pk=pk)
-        return replay_response(request._request, match.pk)
+        """The replay JSON (gzip-encoded when accepted); one query (404 unless the match has a replay)."""
+        if pk is None or not pk.isdigit():
+            raise Http404("No such match.")
+        return replay_response(request._request, int(pk))
 
 
 class LeaderboardView(generics.ListAPIView):

@@ -14,6 +14,7 @@
 | ``UNO_ARENA_MATCH_TIME_LIMIT`` | 600 | hard limit of one match task (seconds) |
 | ``UNO_ARENA_REAP_AFTER`` | time limit + 120 | a match running longer is re-queued or failed by the reaper |
 | ``UNO_ARENA_REAP_EVERY`` | 60 | seconds between two reaper runs (beat) |
+| ``UNO_ARENA_LEADERBOARD_CACHE`` | 30 | seconds a rendered leaderboard page is cached |
 """
 
 import os
@@ -243,6 +244,8 @@ UNO_ARENA_MATCH_TIME_LIMIT = int(os.environ.get("UNO_ARENA_MATCH_TIME_LIMIT", "6
 UNO_ARENA_MATCH_MAX_ATTEMPTS = 3
 #: A running match whose worker has not finished this long after its start is reaped.
 UNO_ARENA_REAP_AFTER = int(os.environ.get("UNO_ARENA_REAP_AFTER") or UNO_ARENA_MATCH_TIME_LIMIT + 120)
+#: Seconds a rendered leaderboard page is cached (new results show at once; 0 turns it off).
+UNO_ARENA_LEADERBOARD_CACHE = int(os.environ.get("UNO_ARENA_LEADERBOARD_CACHE", "30"))
 #: Unpacked bot versions are cached here by workers (the archive itself lives in the database).
 UNO_ARENA_BOT_CACHE = VAR_DIR / "bots"
 UNO_ARENA_EXAMPLES_DIR = REPO_DIR / "bots_examples"

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from arena.ratings import rating_changes
 from matches.models import Match, Participant
+from ratings.cache import bump
 from ratings.models import Rating, RatingHistory
 
 
@@ -62,3 +63,5 @@ def apply_match(match: Match, seats: Sequence[Participant]) -> None:
             )
         )
     RatingHistory.objects.bulk_create(history)
+    slug = match.ruleset.slug
+    transaction.on_commit(lambda: bump(slug))  # the rule set's cached leaderboard pages are stale

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
 from bots.models import Bot, BotVersion
@@ -20,6 +25,7 @@ from matches.models import Match, MatchStatus, Participant
 from matches.replay_http import replay_response
 from matches.services import create_match
 from matches.throttling import ChallengeThrottle
+from ratings import cache as leaderboard_cache
 from ratings.models import Rating
 from ratings.queries import leaderboard as leaderboard_query
 from ratings.queries import number_rows
@@ -172,12 +178,46 @@ def ruleset_list(request: HttpRequest) -> HttpResponse:
     return render(request, "web/ruleset_list.html", {"rulesets": RuleSet.objects.filter(is_active=True)})
 
 
+def _anonymous(request: HttpRequest) -> bool:
+    """Whether the request carries no session and no flash messages: the page is then the same for all
+    such visitors and may be served whole from the cache."""
+    return not (
+        request.COOKIES.get(settings.SESSION_COOKIE_NAME) or request.COOKIES.get(CookieStorage.cookie_name)
+    )
+
+
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """The ladder of a rule set: rank, bot, owner, Elo, games, win rate, last played (paginated)."""
-    ruleset = get_object_or_404(RuleSet, slug=slug)
-    page = Paginator(leaderboard_query(ruleset), PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = number_rows(page.object_list, page.start_index())
-    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "page": page, "rows": rows})
+    """The ladder of a rule set: rank, bot, owner, Elo, games, win rate, last played (paginated).
+
+    Cached (``ratings.cache``): the page body once per page for everyone, the whole page for visitors
+    without a session. A new rated result on the rule set, or a bot or rule-set change, starts a new
+    generation, so a hit is always current; a hit makes no database query.
+    """
+    try:
+        number = min(max(int(request.GET.get("page", 1)), 1), 100_000)
+    except ValueError:
+        number = 1
+    key = leaderboard_cache.page_key(slug, number)
+    anonymous = _anonymous(request)
+    hits = cache.get_many([key, f"{key}:anonymous"] if anonymous else [key])
+    if f"{key}:anonymous" in hits:
+        response = HttpResponse(hits[f"{key}:anonymous"])
+        patch_vary_headers(response, ["Cookie"])
+        return response
+    cached = hits.get(key)
+    if cached is None:
+        ruleset = get_object_or_404(RuleSet, slug=slug)
+        page = Paginator(leaderboard_query(ruleset), PAGE_SIZE).get_page(number)
+        rows = number_rows(page.object_list, page.start_index())
+        body = render_to_string("web/leaderboard_body.html", {"ruleset": ruleset, "page": page, "rows": rows})
+        cached = (ruleset.name, body)
+        cache.set(key, cached, leaderboard_cache.timeout())
+    title, body = cached
+    response = render(request, "web/leaderboard.html", {"title": title, "body": body})
+    if anonymous:
+        cache.set(f"{key}:anonymous", response.content, leaderboard_cache.timeout())
+    patch_vary_headers(response, ["Cookie"])
+    return response
 
 
 def match_list(request: HttpRequest) -> HttpResponse:
