@@ -384,6 +384,8 @@ class _Table:
         self.slaps: list[dict[str, Any]] = []
         self.event_json: list[str] = []
         """Each event of the game as JSON, as seen by every seat it is not redacted for."""
+        self.event_json_hidden: list[str] = []
+        """Each ``deal`` and ``draw`` event as JSON as the other seats see it (a count of cards)."""
 
     def _pending(self, link: BotLink, upto: int | None = None) -> list[dict[str, Any]]:
         """The redacted events this bot has not seen yet (up to index ``upto``, exclusive)."""
@@ -398,15 +400,26 @@ class _Table:
         game = self.game
         seat = link.seat
         events = game.events
-        cache = self.event_json
+        public = self.event_json
+        hidden = self.event_json_hidden
         end = len(events)
-        for i in range(len(cache), end):
-            cache.append(protocol.encode_event(events[i]))
+        for i in range(len(public), end):
+            event = events[i]
+            public.append(protocol.encode_event(event))
+            kind = event["type"]
+            hidden.append(
+                protocol.encode_event(redact(event, -1)) if kind == "deal" or kind == "draw" else ""
+            )
         parts = []
         for i in range(link.cursor, end):
             event = events[i]
-            public = redact(event, seat)
-            parts.append(cache[i] if public is event else protocol.encode_event(public))
+            kind = event["type"]
+            if (kind == "deal" or kind == "draw") and event["seat"] != seat:
+                parts.append(hidden[i])
+            elif kind == "shuffle":
+                parts.append(protocol.encode_event(redact(event, seat)))
+            else:
+                parts.append(public[i])
         link.cursor = end
         return protocol.encode_request_raw(
             decision, game.legal_actions(seat), game.observation(seat), "[" + ",".join(parts) + "]", link.bank

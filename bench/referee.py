@@ -16,7 +16,7 @@
 2. Start-up per bot per match: ``runner.start`` + hello/ready, and ``close``, per runner.
 3. Whole-match throughput: four ``bots_examples/strategist.py`` bots, ``classic-single`` (one hand), per
    runner, against the same four strategists in-process (``arena.inprocess.play_local``: the engine and
-   the policy, no processes, no JSON).
+   the policy, no processes, no JSON). "loop" is the decision loop alone (start-up and shutdown excluded).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
     hot: list[float] = []
     turns: list[float] = []
     ref_times: dict[str, list[float]] = {name: [] for name in runners}
-    decisions = 0
+    decisions = asked = 0
     try:
         for _ in range(rounds):
             hot.append(raw.per_trip(typical, 2000, alternate=False))
@@ -155,7 +155,8 @@ def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
                 result = run_match(RULES, entries(runner, BOTS, "first_legal.py", 2), seed, SETTINGS)
                 assert not any(result.faults), result.faults
                 decisions = result.decisions
-                ref_times[name].append(result.play_seconds / result.decisions)
+                asked = sum(1 for d in result.replay["decisions"] if d[2] is not None)
+                ref_times[name].append(result.play_seconds / asked)
             hot.append(raw.per_trip(typical, 2000, alternate=False))
             turns.append(raw.per_trip(typical, 2000, alternate=True))
     finally:

@@ -141,3 +141,17 @@ def test_strategist_plays_the_same_through_the_referee_as_in_process(process_run
             rules, [example(process_runner, "strategist.py"), example(process_runner, "greedy_bot.py")], seed
         )
         assert [d[1] for d in result.replay["decisions"]] == [a for _, a in local.history]
+
+
+def test_each_bot_receives_every_event_once_in_order_redacted_for_its_seat(process_runner, log) -> None:
+    from arena.game import redact
+
+    rules = parse_rules("classic,seven_o=true,stacking=same,max_hands=3")
+    bots = [example(process_runner, f, log) for f in ("random_bot.py", "greedy_bot.py", "strategist.py")]
+    result = run_match(rules, bots, seed=8)
+    game = verify_replay(result.replay)
+    assert len(log) == 3
+    for conn in log:  # started in parallel: the log is in no particular order
+        seat = json.loads(conn.sent[0])["seat"]
+        received = [e for line in conn.sent for e in json.loads(line).get("events", [])]
+        assert received == [redact(e, seat) for e in game.events]
