@@ -2,13 +2,13 @@
 
 from django.urls import path
 
-from web import views
+from web import pages, views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", pages.home, name="home"),
     path("bots/", views.bot_list, name="bot-list"),
     path("bots/new/", views.bot_create, name="bot-create"),
-    path("bots/<int:pk>/", views.bot_detail, name="bot-detail"),
+    path("bots/<int:pk>/", pages.bot_detail, name="bot-detail"),
     path("bots/<int:pk>/edit/", views.bot_edit, name="bot-edit"),
     path("bots/<int:pk>/upload/", views.version_upload, name="version-upload"),
     path("bots/<int:pk>/v/<int:number>/", views.version_detail, name="version-detail"),
@@ -19,4 +19,5 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/replay.json", views.match_replay, name="match-replay"),
     path("challenge/", views.challenge, name="challenge"),
+    path("players/<str:username>/", pages.player_detail, name="player-detail"),
 ]

@@ -1,4 +1,5 @@
-"""Server-rendered pages: home, bots, versions, leaderboards, matches, challenges."""
+"""Server-rendered pages: bots, versions, leaderboards, matches, challenges (home, bot and player pages:
+``web.pages``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ from matches.replay_http import replay_response
 from matches.services import create_match
 from matches.throttling import ChallengeThrottle
 from ratings import cache as leaderboard_cache
-from ratings.models import Rating
 from ratings.queries import leaderboard as leaderboard_query
 from ratings.queries import number_rows
 from rulesets.models import RuleSet
@@ -44,13 +44,6 @@ def _own_bot(request: HttpRequest, pk: int) -> Bot:
     if not bot.is_owned_by(request.user):
         raise PermissionDenied("Only the bot's owner can do this.")
     return bot
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """Rule sets and the latest matches."""
-    rulesets = RuleSet.objects.filter(is_active=True)
-    latest = Match.objects.select_related("ruleset").prefetch_related(_seats())[:10]
-    return render(request, "web/home.html", {"rulesets": rulesets, "latest": latest})
 
 
 def bot_list(request: HttpRequest) -> HttpResponse:
@@ -71,44 +64,6 @@ def bot_create(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Bot {bot.name} created. Now upload its first version.")
         return redirect("version-upload", pk=bot.pk)
     return render(request, "web/form.html", {"form": form, "title": "New bot", "multipart": False})
-
-
-def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A bot: ratings on every rule set, recent matches, versions (log links for the owner)."""
-    bot = get_object_or_404(
-        Bot.objects.select_related("owner", "active_version").defer("active_version__archive"), pk=pk
-    )
-    ratings = {r.ruleset_id: r for r in Rating.objects.filter(bot=bot)}
-    rows = [(rs, ratings.get(rs.pk)) for rs in RuleSet.objects.filter(is_active=True)]
-    recent = (
-        Participant.objects.filter(bot=bot)
-        .select_related("match__ruleset", "bot_version")
-        .only(
-            "seat",
-            "place",
-            "score",
-            "rating_before",
-            "rating_after",
-            "fault_kind",
-            "match__id",
-            "match__status",
-            "match__rated",
-            "match__created_at",
-            "match__finished_at",
-            "match__ruleset__slug",
-            "bot_version__number",
-        )
-        .order_by("-match_id")[:20]
-    )
-    versions = bot.versions.defer("archive").order_by("-number")
-    context = {
-        "bot": bot,
-        "rows": rows,
-        "recent": recent,
-        "versions": versions,
-        "is_owner": bot.is_owned_by(request.user),
-    }
-    return render(request, "web/bot_detail.html", context)
 
 
 @login_required

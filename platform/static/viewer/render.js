@@ -134,7 +134,9 @@ export function decisionHTML(view, d, position, pov, names, stderr) {
   return `
     <h3>Decision #${d} <small class="uv-muted">of ${D} · ${state}</small></h3>
     <p><b>${esc(names[seat])}</b> (seat ${seat}) chose ${actionHTML(view, action, names)}
-       <span class="uv-think" title="think time">◷ ${fmtMs(thinkMs)}</span></p>
+       ${thinkMs === null && !fault && legal.length === 1
+         ? '<span class="uv-think">the only legal action: played without asking</span>'
+         : `<span class="uv-think" title="think time">◷ ${fmtMs(thinkMs)}</span>`}</p>
     ${options}${faultHTML}${stderrHTML}`;
 }
 

@@ -1,0 +1,80 @@
+"""The pages people come back to: the home page (what is happening now), a bot's page (ratings with their
+Elo history, table sizes, recent matches and replays, versions, faults for the owner) and a player's page.
+Queries live in :mod:`web.insights`; each page makes a fixed number of them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from arena.ratings import START_RATING
+from bots.models import Bot
+from matches.models import MatchStatus, Participant
+from ratings.models import Rating
+from rulesets.models import RuleSet
+from web import insights
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """What is happening now: running and queued matches, the latest matches with their replays, the top
+    of every ladder, and the running leagues (``web/_running_leagues.html``, when the leagues app has it)."""
+    now = timezone.now()
+    ladders = insights.ladder_tops(3)
+    context = {
+        "activity": insights.activity(now - timedelta(days=1)),
+        "ladders": [ladder for ladder in ladders if ladder.top],
+        "quiet_rulesets": [ladder.ruleset for ladder in ladders if not ladder.top],
+    }
+    return render(request, "web/home.html", context)
+
+
+def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A bot: its rating on every rule set with the Elo history as a chart, matches by table size, recent
+    matches with links to their replays, versions with their smoke tests, and (owner) its faults."""
+    bot = get_object_or_404(
+        Bot.objects.select_related("owner", "active_version").defer(
+            "active_version__archive", "active_version__smoke_log"
+        ),
+        pk=pk,
+    )
+    is_owner = bot.is_owned_by(request.user)
+    ratings = {r.ruleset_id: r for r in Rating.objects.filter(bot=bot)}
+    rulesets = RuleSet.objects.filter(is_active=True).only("id", "slug", "name")
+    rows = sorted(
+        ((rs, ratings.get(rs.pk)) for rs in rulesets),
+        key=lambda row: (row[1] is None, -(row[1].games if row[1] else 0), row[0].slug),
+    )
+    versions = list(bot.versions.defer("archive", "smoke_log").order_by("-number"))
+    context = {
+        "bot": bot,
+        "is_owner": is_owner,
+        "rows": rows,
+        "chart": {
+            "series": insights.elo_series(bot),
+            "marks": insights.version_marks(versions),
+            "start": START_RATING,
+        },
+        "table_sizes": insights.table_sizes(bot),
+        "recent": insights.recent_matches(Participant.objects.filter(bot=bot)),
+        "versions": versions,
+        "faults": insights.faults(bot) if is_owner else [],
+    }
+    return render(request, "web/bot_detail.html", context)
+
+
+def player_detail(request: HttpRequest, username: str) -> HttpResponse:
+    """A player: their bots with their best ratings, and their bots' recent results."""
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    context = {
+        "player": player,
+        "bots": insights.player_bots(player),
+        "recent": insights.recent_matches(
+            Participant.objects.filter(bot__owner=player, match__status=MatchStatus.FINISHED), limit=25
+        ),
+        "is_self": request.user.is_authenticated and request.user.pk == player.pk,
+    }
+    return render(request, "web/player_detail.html", context)

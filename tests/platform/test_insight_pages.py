@@ -1,0 +1,144 @@
+"""The home, bot and player pages: content, privacy of faults, and query counts that do not grow."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from bots.models import Bot
+from matches.models import Match, Participant
+from rulesets.models import RuleSet
+from tests.platform.factories import make_bot
+from tests.platform.viewer_support import finished_match
+from tests.viewer.engine_games import play, replay_of
+from web import insights
+
+pytestmark = pytest.mark.django_db
+
+
+def _rated(ruleset: RuleSet, bots: list[Bot], seed: int) -> Match:
+    policies = tuple("greedy" if i == 0 else "random" for i in range(len(bots)))
+    game = play("classic-single", len(bots), seed, policies)
+    return finished_match(ruleset, bots, replay_of(game, policies), rated=True)
+
+
+@pytest.fixture
+def field(classic: RuleSet, owner: Any, other: Any, bot: Bot, rival: Bot) -> list[Bot]:
+    """Four bots (two each) and some rated matches at 2, 3 and 4 seats on classic and classic-single."""
+    third = make_bot(other, "thirdbot")
+    fourth = make_bot(owner, "fourthbot")
+    single = RuleSet.objects.get(slug="classic-single")
+    for i in range(3):
+        _rated(classic, [bot, rival], 10 + i)
+        _rated(single, [rival, bot, third], 20 + i)
+        _rated(single, [bot, third, rival, fourth], 30 + i)
+    return [bot, rival, third, fourth]
+
+
+def _chart(page: str) -> dict[str, Any]:
+    found = re.search(r'<script id="elo-data" type="application/json">(.*?)</script>', page, re.S)
+    assert found, "the page carries the chart data"
+    return dict(json.loads(found.group(1)))
+
+
+def test_bot_page_shows_ratings_chart_table_sizes_and_replays(client: Client, field: list[Bot]) -> None:
+    bot = field[0]
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    chart = _chart(page)
+    assert {s["slug"] for s in chart["series"]} == {"classic", "classic-single"}
+    classic = next(s for s in chart["series"] if s["slug"] == "classic")
+    assert [p[3] for p in classic["points"]] == [1, 2, 3]  # games after each rated match, oldest first
+    assert all(p[2] for p in classic["points"])  # every point links to its match
+    assert chart["marks"][0]["label"] == "v1"
+    assert chart["start"] == 1500
+    assert "charts/elo.js" in page
+    rows = {row.players: row for row in insights.table_sizes(bot)}
+    assert sorted(rows) == [2, 3, 4]
+    assert all(row.games == 3 for row in rows.values())
+    assert f"{rows[2].percent}% of 3 matches won" in page
+    assert page.count("▶ Watch") == 9
+    assert "#replay-viewer" in page
+    assert "Faults" not in page  # owner only
+    assert f'href="/players/{bot.owner.username}/"' in page
+
+
+def test_faults_are_for_the_owner_with_a_link_to_the_moment(
+    clients: dict[str, Client], field: list[Bot]
+) -> None:
+    bot = field[0]
+    seat = Participant.objects.filter(bot=bot, match__participants__seat=3).first()
+    assert seat is not None
+    Participant.objects.filter(pk=seat.pk).update(
+        fault_kind="timeout", fault_decision=7, fault_detail="secret traceback"
+    )
+    mine = clients["owner"].get(f"/bots/{bot.pk}/").content.decode()
+    assert "secret traceback" in mine
+    assert f"/matches/{seat.match_id}/#d=7&amp;pov={seat.seat}" in mine
+    theirs = clients["other"].get(f"/bots/{bot.pk}/").content.decode()
+    assert "secret traceback" not in theirs
+    assert "timeout" in theirs  # the fault kind is public (docs/platform.md)
+
+
+def test_bot_page_queries_do_not_grow(
+    client: Client, classic: RuleSet, field: list[Bot], django_assert_num_queries: Any
+) -> None:
+    bot = field[0]
+    # bot, ratings, rule sets, versions, Elo history, table sizes, recent seats + their matches' seats
+    with django_assert_num_queries(8):
+        client.get(f"/bots/{bot.pk}/")
+    for i in range(5):
+        _rated(classic, [field[1], bot, field[3]], 40 + i)
+    with django_assert_num_queries(8):
+        client.get(f"/bots/{bot.pk}/")
+
+
+def test_player_page(client: Client, field: list[Bot], owner: Any, django_assert_num_queries: Any) -> None:
+    with django_assert_num_queries(5):  # player, bots, their ratings, recent seats, their matches' seats
+        page = client.get(f"/players/{owner.username}/").content.decode()
+    assert "ownbot" in page
+    assert "fourthbot" in page
+    assert "rivalbot" in page  # as an opponent
+    assert "best Elo" in page
+    assert client.get("/players/nobody/").status_code == 404
+    _rated(RuleSet.objects.get(slug="classic"), [field[0], field[1]], 99)
+    with django_assert_num_queries(5):
+        client.get(f"/players/{owner.username}/")
+
+
+def test_home_page_shows_what_is_happening(
+    client: Client,
+    field: list[Bot],
+    match: Match,
+    django_assert_num_queries: Any,
+    django_assert_max_num_queries: Any,
+) -> None:
+    # Counts, latest matches, their seats, rule sets, ladder tops; plus what the leagues app's
+    # web/_running_leagues.html asks, when that app is installed.
+    with django_assert_max_num_queries(7) as first:
+        page = client.get("/").content.decode()
+    _rated(RuleSet.objects.get(slug="classic-single"), [field[3], field[2]], 77)
+    with django_assert_num_queries(len(first.captured_queries)):
+        client.get("/")
+    assert "1</b> queued" in page  # the fixture's queued match
+    assert "finished in the last 24 hours" in page
+    assert 'id="running-leagues"' in page
+    tops = {ladder.ruleset.slug: ladder.top for ladder in insights.ladder_tops(3)}
+    assert len(tops["classic-single"]) == 3
+    assert [r.elo for r in tops["classic-single"]] == sorted(
+        (r.elo for r in tops["classic-single"]), reverse=True
+    )
+    assert tops["classic"][0].bot.name in page
+    assert "▶ Watch" in page
+
+
+def test_include_if_exists(rf: Any) -> None:
+    from django.template import Context, Template
+
+    template = Template('{% load pages %}[{% include_if_exists "no/such/template.html" %}]')
+    assert template.render(Context({})) == "[]"
+    template = Template('{% load pages %}{% include_if_exists "pagination.html" as html %}{{ html|length }}')
+    assert template.render(Context({})) != ""
