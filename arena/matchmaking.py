@@ -13,7 +13,8 @@ Algorithm (``docs/leagues.md`` has the full text and the proof of the waiting bo
    waited); with probability ``epsilon`` they are drawn uniformly from all unseated bots (exploration:
    every part of the ladder keeps meeting every other, which keeps the ratings comparable).
 4. **Table size.** The preferred size clamped to the rule set's ``[min_players, max_players]``; an
-   exploration table draws its size uniformly from that range. When fewer bots are left than the size,
+   exploration table draws its size uniformly from that range (unless ``explore_sizes`` is off, as in
+   league seasons, where every table has the preferred size). When fewer bots are left than the size,
    the table shrinks to what is left (never below ``min_players``).
 5. **Seats.** The seat order of a table is a uniformly random permutation, so each bot is equally likely
    to sit in every position (the deal and the turn order favour no one in expectation; duplicate
@@ -62,6 +63,7 @@ class PlannerSettings:
     window: int = 8
     provisional_boost: float = 3600.0
     new_boost: float = 6 * 3600.0
+    explore_sizes: bool = True
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players:
@@ -181,7 +183,7 @@ def plan_tables(
         if len(pool) < low or (max_tables is not None and len(tables) >= max_tables):
             break
         explore = settings.epsilon > 0 and rng.random() < settings.epsilon
-        size = rng.randint(low, high) if explore else settings.size
+        size = rng.randint(low, high) if explore and settings.explore_sizes else settings.size
         size = min(size, len(pool))
         pool.remove(anchor)
         if explore:

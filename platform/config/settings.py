@@ -91,6 +91,9 @@ INSTALLED_APPS = [
     "api",
     "web",
     "viewer",
+    "ladder",
+    "leagues",
+    "versiontests",
 ]
 
 MIDDLEWARE = [

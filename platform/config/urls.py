@@ -11,6 +11,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include(("api.urls", "api"), namespace="api")),
     path("api-auth/", include("rest_framework.urls")),
+    path("ladder/", include("ladder.urls")),
+    path("leagues/", include("leagues.urls")),
+    path("versiontests/", include("versiontests.urls")),
     path("", include("viewer.urls")),
     path("", include("web.urls")),
 ]

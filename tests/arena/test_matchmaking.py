@@ -166,3 +166,11 @@ def test_ten_thousand_bots_ten_rule_sets_plan_fast() -> None:
     assert len(seated(everyone)) >= 9_998
     assert partial < 1.0
     assert full < 3.0  # generous for loaded CI machines; bench/leagues.py prints the real figure
+
+
+def test_exploration_can_keep_the_preferred_size() -> None:
+    rng = random.Random(8)
+    settings = PlannerSettings(table_size=3, epsilon=0.5, explore_sizes=False)
+    tables = plan_tables(pool(30, rng), 1000.0, settings, rng=rng)
+    assert any(t.explore for t in tables)
+    assert {len(t.seats) for t in tables} == {3}

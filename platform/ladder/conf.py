@@ -1,0 +1,67 @@
+"""Settings of the ladder, leagues and version tests, read from Django settings or the environment.
+
+| setting (or environment variable) | default | meaning |
+|---|---|---|
+| ``UNO_ARENA_LADDER`` | on | the matchmaking task plans matches (off: it does nothing) |
+| ``UNO_ARENA_LADDER_QUEUED`` | 3 | rated ladder matches kept queued per rule set |
+| ``UNO_ARENA_LADDER_CAPACITY`` | 50 | at most this many matches queued or running in all (any origin) |
+| ``UNO_ARENA_LADDER_PER_WORKER`` | 4 | ... and at most this many per live worker on the ``matches`` queue |
+| ``UNO_ARENA_LADDER_EVERY`` | 30 | seconds between two matchmaking runs (initial beat schedule) |
+| ``UNO_ARENA_LADDER_TABLE_SIZE`` | 4 | preferred table size (clamped to each rule set's player range) |
+| ``UNO_ARENA_LADDER_EPSILON`` | 0.1 | share of exploration tables |
+| ``UNO_ARENA_LADDER_DUPLICATE`` | off | ladder matches use duplicate deals |
+| ``UNO_ARENA_FIT_EVERY`` | 600 | seconds between two batch rating fits (initial beat schedule) |
+| ``UNO_ARENA_SWEEP_EVERY`` | 60 | seconds between two sweeps of leagues and version tests (initial beat schedule) |
+
+The beat schedules are created once (``ladder.schedule``); afterwards staff edit them in the admin.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from django.conf import settings
+
+
+def _raw(name: str, default: str) -> str:
+    value = getattr(settings, name, None)
+    if value is None:
+        value = os.environ.get(name, "") or default
+    return str(value)
+
+
+def _bool(name: str, default: bool) -> bool:
+    return _raw(name, "1" if default else "0").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class LadderSettings:
+    """The ladder's knobs (see the module docstring)."""
+
+    enabled: bool
+    queued: int
+    capacity: int
+    per_worker: int
+    every: float
+    table_size: int
+    epsilon: float
+    duplicate: bool
+    fit_every: float
+    sweep_every: float
+
+
+def ladder_settings() -> LadderSettings:
+    """The current settings (read each time, so tests can override them)."""
+    return LadderSettings(
+        enabled=_bool("UNO_ARENA_LADDER", True),
+        queued=int(_raw("UNO_ARENA_LADDER_QUEUED", "3")),
+        capacity=int(_raw("UNO_ARENA_LADDER_CAPACITY", "50")),
+        per_worker=int(_raw("UNO_ARENA_LADDER_PER_WORKER", "4")),
+        every=float(_raw("UNO_ARENA_LADDER_EVERY", "30")),
+        table_size=int(_raw("UNO_ARENA_LADDER_TABLE_SIZE", "4")),
+        epsilon=float(_raw("UNO_ARENA_LADDER_EPSILON", "0.1")),
+        duplicate=_bool("UNO_ARENA_LADDER_DUPLICATE", False),
+        fit_every=float(_raw("UNO_ARENA_FIT_EVERY", "600")),
+        sweep_every=float(_raw("UNO_ARENA_SWEEP_EVERY", "60")),
+    )

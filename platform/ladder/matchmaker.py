@@ -1,0 +1,146 @@
+"""One matchmaking round of the ladder: keep ``queued`` rated matches waiting per rule set.
+
+A round costs nine queries whatever the number of bots and rule sets (rule sets, in-flight count,
+queue per rule set, eligible bots, busy bots, ratings, then three inserts, which the database driver may
+split into batches); the seating itself is ``arena.matchmaking.plan_tables`` (see ``docs/leagues.md``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from arena.matchmaking import Candidate, PlannerSettings, plan_tables
+from arena.ratings import START_RATING, is_provisional
+from bots.models import Bot, SmokeStatus
+from ladder.conf import ladder_settings
+from ladder.models import LadderMatch
+from ladder.tables import Seat, create_tables
+from matches.models import Match, MatchStatus, Participant
+from ratings.models import Rating
+from rulesets.models import RuleSet
+
+log = logging.getLogger(__name__)
+IN_FLIGHT = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+
+
+def share_room(deficits: dict[int, int], room: int, start: int = 0) -> dict[int, int]:
+    """Split ``room`` tables between rule sets one at a time, round robin from ``start``, each up to
+    its deficit (so no rule set starves the others when the workers cannot keep up)."""
+    budget = dict.fromkeys(deficits, 0)
+    order = sorted(deficits)
+    if not order:
+        return budget
+    k = start % len(order)
+    while room > 0 and any(budget[r] < deficits[r] for r in order):
+        ruleset = order[k]
+        if budget[ruleset] < deficits[ruleset]:
+            budget[ruleset] += 1
+            room -= 1
+        k = (k + 1) % len(order)
+    return budget
+
+
+def _seconds(moment: datetime | None) -> float | None:
+    return moment.timestamp() if moment is not None else None
+
+
+def candidates_by_ruleset(
+    ruleset_ids: Sequence[int], now: datetime
+) -> tuple[dict[int, list[Candidate]], dict[int, int]]:
+    """Eligible, idle bots per rule set as planner candidates, and each eligible bot's active version
+    (three queries)."""
+    eligible = {
+        bot_id: (version_id, _seconds(checked) or _seconds(created) or now.timestamp())
+        for bot_id, version_id, checked, created in Bot.objects.filter(
+            is_active=True, active_version__smoke_status=SmokeStatus.PASSED
+        ).values_list(
+            "id", "active_version_id", "active_version__smoke_checked_at", "active_version__created_at"
+        )
+    }
+    busy = set(
+        Participant.objects.filter(
+            match__status__in=IN_FLIGHT, match__ruleset_id__in=ruleset_ids
+        ).values_list("match__ruleset_id", "bot_id")
+    )
+    rated: dict[int, dict[int, tuple[float, int, float | None]]] = defaultdict(dict)
+    for ruleset_id, bot_id, elo, games, last in Rating.objects.filter(ruleset_id__in=ruleset_ids).values_list(
+        "ruleset_id", "bot_id", "elo", "games", "last_played"
+    ):
+        rated[ruleset_id][bot_id] = (elo, games, _seconds(last))
+    out: dict[int, list[Candidate]] = {}
+    for ruleset_id in ruleset_ids:
+        rows = rated.get(ruleset_id, {})
+        pool = []
+        for bot_id, (_, since) in eligible.items():
+            if (ruleset_id, bot_id) in busy:
+                continue
+            elo, games, played = rows.get(bot_id, (START_RATING, 0, None))
+            pool.append(Candidate(bot_id, elo, games, is_provisional(games), played or since))
+        out[ruleset_id] = pool
+    return out, {bot_id: version for bot_id, (version, _) in eligible.items()}
+
+
+def plan_round(
+    capacity: int,
+    rulesets: Sequence[str] | None = None,
+    queued: int | None = None,
+    now: datetime | None = None,
+    rng: random.Random | None = None,
+) -> dict[str, Any]:
+    """Queue ladder matches so each rule set has ``queued`` waiting, never more than ``capacity``
+    matches queued or running in all. Returns counts: ``room`` and tables created per rule set slug."""
+    conf = ladder_settings()
+    target = conf.queued if queued is None else queued
+    now = now or timezone.now()
+    rng = rng or random.Random()
+    active = RuleSet.objects.filter(is_active=True).only("id", "slug", "min_players", "max_players")
+    if rulesets:
+        active = active.filter(slug__in=list(rulesets))
+    by_id = {rs.pk: rs for rs in active}
+    in_flight = Match.objects.filter(status__in=IN_FLIGHT).count()
+    room = max(0, capacity - in_flight)
+    result: dict[str, Any] = {"room": room, "tables": {}}
+    if room == 0 or not by_id:
+        return result
+    waiting = dict(
+        Match.objects.filter(status=MatchStatus.QUEUED, ladder__isnull=False, ruleset_id__in=list(by_id))
+        .values_list("ruleset_id")
+        .annotate(n=Count("id"))
+        .values_list("ruleset_id", "n")
+    )
+    deficits = {pk: max(0, target - waiting.get(pk, 0)) for pk in by_id}
+    budget = share_room(deficits, room, start=int(now.timestamp()))
+    wanted = [pk for pk, tables in budget.items() if tables > 0]
+    if not wanted:
+        return result
+    pools, versions = candidates_by_ruleset(wanted, now)
+    plans: list[tuple[RuleSet, list[Seat], bool]] = []
+    for pk in wanted:
+        ruleset = by_id[pk]
+        settings = PlannerSettings(
+            min_players=ruleset.min_players,
+            max_players=ruleset.max_players,
+            table_size=conf.table_size,
+            epsilon=conf.epsilon,
+        )
+        for table in plan_tables(pools[pk], now.timestamp(), settings, max_tables=budget[pk], rng=rng):
+            plans.append((ruleset, [Seat(bot, versions[bot]) for bot in table.seats], table.explore))
+            result["tables"][ruleset.slug] = result["tables"].get(ruleset.slug, 0) + 1
+    if not plans:
+        return result
+    with transaction.atomic(savepoint=False):
+        matches = create_tables([(rs, seats) for rs, seats, _ in plans], rated=True, duplicate=conf.duplicate)
+        LadderMatch.objects.bulk_create(
+            LadderMatch(match=m, explore=explore) for m, (_, _, explore) in zip(matches, plans, strict=True)
+        )
+    log.info("ladder: %s", result)
+    return result

@@ -1,0 +1,104 @@
+"""Creating many matches at once with explicit versions per seat (ladder, leagues, version tests).
+
+``matches.services.create_match`` seats each bot's *active* version one match at a time; the planners
+here need whole rounds in a handful of queries, and version tests need a bot's *older* version. The
+rules are the same: the table fits the rule set, no version that failed its smoke test, and a rated
+table has every version passed and no bot twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from bots.models import SmokeStatus
+from matches.models import Match, Participant
+from matches.services import enqueue_match
+from rulesets.models import RuleSet
+
+
+class Seat:
+    """One seat to fill: the bot id, its version id and that version's smoke status."""
+
+    __slots__ = ("bot_id", "smoke_status", "version_id")
+
+    def __init__(self, bot_id: int, version_id: int, smoke_status: str = SmokeStatus.PASSED) -> None:
+        self.bot_id = bot_id
+        self.version_id = version_id
+        self.smoke_status = smoke_status
+
+    def __repr__(self) -> str:
+        return f"Seat(bot={self.bot_id}, version={self.version_id})"
+
+
+def check_table(ruleset: RuleSet, seats: Sequence[Seat], rated: bool) -> None:
+    """Raise ``ValidationError`` unless ``seats`` may play a (rated) match on ``ruleset``."""
+    if not ruleset.min_players <= len(seats) <= ruleset.max_players:
+        raise ValidationError(
+            f"{ruleset.slug} is played by {ruleset.min_players} to {ruleset.max_players} players, "
+            f"not {len(seats)}."
+        )
+    if any(seat.smoke_status == SmokeStatus.FAILED for seat in seats):
+        raise ValidationError("A version that failed its smoke test cannot play.")
+    if rated:
+        if len({seat.bot_id for seat in seats}) != len(seats):
+            raise ValidationError("A bot may take only one seat in a rated match.")
+        if any(seat.smoke_status != SmokeStatus.PASSED for seat in seats):
+            raise ValidationError("Every version of a rated match must have passed its smoke test.")
+
+
+def create_matches(
+    ruleset: RuleSet,
+    tables: Sequence[Sequence[Seat]],
+    rated: bool,
+    duplicate: bool = False,
+    created_by: Any = None,
+    seeds: Sequence[int] | None = None,
+) -> list[Match]:
+    """Queue one match per table (seats in order) on ``ruleset``; see :func:`create_tables`."""
+    return create_tables([(ruleset, seats) for seats in tables], rated, duplicate, created_by, seeds)
+
+
+def create_tables(
+    tables: Sequence[tuple[RuleSet, Sequence[Seat]]],
+    rated: bool,
+    duplicate: bool = False,
+    created_by: Any = None,
+    seeds: Sequence[int] | None = None,
+) -> list[Match]:
+    """Queue one match per ``(rule set, seats)`` in two inserts; each match is sent to the workers
+    after the surrounding transaction commits. Call inside ``transaction.atomic()`` to add rows of your
+    own (ladder, league or test links) in the same transaction. Raises ``ValidationError`` (nothing
+    created) if any table may not play."""
+    for ruleset, seats in tables:
+        check_table(ruleset, seats, rated)
+    if not tables:
+        return []
+    with transaction.atomic(savepoint=False):
+        matches = Match.objects.bulk_create(
+            Match(
+                ruleset=ruleset,
+                rated=rated,
+                duplicate=duplicate,
+                created_by=created_by,
+                seed=seeds[k] if seeds is not None else secrets.randbelow(2**31),
+            )
+            for k, (ruleset, _) in enumerate(tables)
+        )
+        Participant.objects.bulk_create(
+            Participant(match=match, seat=index, bot_id=seat.bot_id, bot_version_id=seat.version_id)
+            for match, (_, seats) in zip(matches, tables, strict=True)
+            for index, seat in enumerate(seats)
+        )
+        ids = [match.pk for match in matches]
+
+        def enqueue_all() -> None:
+            for pk in ids:
+                enqueue_match(pk)
+
+        transaction.on_commit(enqueue_all)
+    return matches

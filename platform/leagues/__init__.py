@@ -1,0 +1,1 @@
+"""Leagues: scheduled competitions (round robin, Swiss, season) with rounds, matches and standings."""

@@ -1,0 +1,31 @@
+"""App configuration for ``versiontests``: listens for test matches ending."""
+
+from typing import Any
+
+from django.apps import AppConfig
+from django.db import transaction
+from django.db.models.signals import post_save
+
+FINAL = {"finished", "failed"}
+
+
+def _match_saved(sender: Any, instance: Any, created: bool = False, **kwargs: Any) -> None:
+    """A match reached a final status: after the commit, count it into its version test (if any)."""
+    if created or instance.status not in FINAL:
+        return
+    from versiontests.services import on_match_final
+
+    match_id = instance.pk
+    transaction.on_commit(lambda: on_match_final(match_id), robust=True)
+
+
+class VersionTestsConfig(AppConfig):
+    """Configuration of the ``versiontests`` app."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "versiontests"
+    verbose_name = "version tests"
+
+    def ready(self) -> None:
+        """Connect the match signal."""
+        post_save.connect(_match_saved, sender="matches.Match", dispatch_uid="versiontests-match-final")

@@ -1,0 +1,267 @@
+"""The continuous ladder: the matchmaking task, throughput control, beat schedules, rating fits,
+head-to-head pages."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+from bots.models import Bot
+from ladder import fits, matchmaker, tasks, workers
+from ladder.models import FittedRating, LadderMatch, RatingFit
+from ladder.schedule import PERIODIC_TASKS, install_periodic_tasks
+from matches.models import Match, MatchStatus
+from matches.services import create_match
+from ratings.models import Rating
+from rulesets.models import RuleSet
+from tests.platform.ladder_support import bulk_bots, finish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pool(classic: RuleSet, owner: Any) -> list[Bot]:
+    """Twelve bots with passed versions (and the rule sets)."""
+    return bulk_bots(owner, 12)
+
+
+@pytest.fixture
+def two_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tasks, "live_match_workers", lambda: 2)
+
+
+def ladder_queue(slug: str) -> int:
+    return Match.objects.filter(status=MatchStatus.QUEUED, ladder__isnull=False, ruleset__slug=slug).count()
+
+
+def test_nothing_is_planned_when_no_worker_runs_matches(
+    pool: list[Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tasks, "live_match_workers", lambda: 0)
+    assert tasks.matchmake() == {"workers": 0}
+    assert not Match.objects.exists()
+
+
+def test_the_queue_is_kept_steady_per_rule_set(pool: list[Bot], two_workers: None, settings: Any) -> None:
+    settings.UNO_ARENA_LADDER_QUEUED = 2
+    settings.UNO_ARENA_LADDER_EPSILON = 0  # no exploration tables (their size is random)
+    first = tasks.matchmake(rulesets=["classic", "classic-single"])
+    assert first["workers"] == 2
+    assert first["tables"] == {"classic": 2, "classic-single": 2}
+    assert ladder_queue("classic") == ladder_queue("classic-single") == 2
+    assert tasks.matchmake(rulesets=["classic", "classic-single"])["tables"] == {}  # already full
+    done = Match.objects.filter(ruleset__slug="classic").first()
+    assert done is not None
+    finish(done, [1, 2, 3, 4])
+    again = tasks.matchmake(rulesets=["classic", "classic-single"])
+    assert again["tables"] == {"classic": 1}
+    for match in Match.objects.filter(ladder__isnull=False):
+        assert match.rated
+        assert match.participants.count() == 4  # the preferred size, inside classic's 2..10
+
+
+def test_exploration_tables_stay_in_the_player_range(classic: RuleSet, owner: Any, settings: Any) -> None:
+    settings.UNO_ARENA_LADDER_EPSILON = 1
+    bulk_bots(owner, 60)
+    RuleSet.objects.filter(slug="classic").update(min_players=3, max_players=5)
+    matchmaker.plan_round(capacity=100, rulesets=["classic"], queued=12, rng=random.Random(4))
+    assert LadderMatch.objects.filter(explore=True).count() == 12
+    sizes = {m.participants.count() for m in Match.objects.all()}
+    assert sizes <= {3, 4, 5}
+    assert len(sizes) > 1
+
+
+def test_the_queue_never_exceeds_capacity(pool: list[Bot], classic: RuleSet, settings: Any) -> None:
+    create_match(classic, pool[:2], rated=False)  # challenges count against the workers' capacity too
+    create_match(classic, pool[2:4], rated=False)
+    result = matchmaker.plan_round(capacity=5, queued=10)
+    assert result["room"] == 3
+    assert sum(result["tables"].values()) == 3
+    assert matchmaker.plan_round(capacity=5, queued=10) == {"room": 0, "tables": {}}
+
+
+def test_capacity_follows_the_live_workers(
+    pool: list[Bot], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.UNO_ARENA_LADDER_PER_WORKER = 3
+    settings.UNO_ARENA_LADDER_CAPACITY = 100
+    monkeypatch.setattr(tasks, "live_match_workers", lambda: 1)
+    result = tasks.matchmake(queued=50)
+    assert sum(result["tables"].values()) == 3
+    assert Match.objects.count() == 3
+
+
+def test_a_bot_is_never_queued_twice_on_a_rule_set(pool: list[Bot]) -> None:
+    matchmaker.plan_round(capacity=100, rulesets=["classic"], queued=100)
+    seats = list(Match.objects.filter(ruleset__slug="classic").values_list("participants__bot_id", flat=True))
+    assert len(seats) == len(set(seats)) == 12  # everyone seated once, nobody twice
+
+
+def test_ineligible_bots_are_left_out(classic: RuleSet, owner: Any) -> None:
+    good = bulk_bots(owner, 4, prefix="good")
+    pending = bulk_bots(owner, 4, prefix="pending", passed=False)
+    retired = bulk_bots(owner, 4, prefix="retired")
+    Bot.objects.filter(pk__in=[b.pk for b in retired]).update(is_active=False)
+    matchmaker.plan_round(capacity=100, rulesets=["classic"], queued=10)
+    seated = set(Match.objects.values_list("participants__bot_id", flat=True))
+    assert seated == {b.pk for b in good}
+    assert not seated & {b.pk for b in pending + retired}
+
+
+def test_one_run_at_a_time(pool: list[Bot], two_workers: None) -> None:
+    cache.add(tasks.LOCK, 1)
+    assert tasks.matchmake() == {"locked": True}
+    cache.delete(tasks.LOCK)
+    assert "tables" in tasks.matchmake()
+
+
+def test_the_ladder_can_be_switched_off(pool: list[Bot], two_workers: None, settings: Any) -> None:
+    settings.UNO_ARENA_LADDER = False
+    assert tasks.matchmake() == {"disabled": True}
+
+
+def test_planning_costs_a_constant_number_of_queries(classic: RuleSet, owner: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    bulk_bots(owner, 300)
+    with CaptureQueriesContext(connection) as queries:
+        result = matchmaker.plan_round(capacity=1000, queued=3, rng=random.Random(1))
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    inserts = [sql for sql in statements if sql.startswith("INSERT")]
+    assert len(statements) - len(inserts) == 6  # rule sets, in flight, queues, bots, busy bots, ratings
+    assert len(inserts) <= 4  # matches, seats (SQLite splits them in two batches here), ladder links
+    assert sum(result["tables"].values()) == 3 * RuleSet.objects.filter(is_active=True).count()
+    assert LadderMatch.objects.count() == sum(result["tables"].values())
+
+
+def test_share_room_is_round_robin() -> None:
+    assert matchmaker.share_room({1: 3, 2: 3, 3: 0}, 4) == {1: 2, 2: 2, 3: 0}
+    assert matchmaker.share_room({1: 1, 2: 5}, 10) == {1: 1, 2: 5}
+    assert matchmaker.share_room({}, 5) == {}
+
+
+def test_live_match_workers_asks_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Inspect:
+        def __init__(self, replies: Any) -> None:
+            self.replies = replies
+
+        def active_queues(self) -> Any:
+            if isinstance(self.replies, Exception):
+                raise self.replies
+            return self.replies
+
+    def answer(replies: Any) -> None:
+        monkeypatch.setattr(workers.current_app.control, "inspect", lambda timeout: Inspect(replies))
+
+    answer({"w1@h": [{"name": "matches"}, {"name": "site"}], "w2@h": [{"name": "site"}]})
+    assert workers.live_match_workers() == 1
+    answer(None)  # nobody answered
+    assert workers.live_match_workers() == 0
+    answer(ConnectionError("broker down"))
+    assert workers.live_match_workers() == 0
+
+
+def test_beat_schedules_are_installed_once_and_stay_edited(db: Any) -> None:
+    names = set(PeriodicTask.objects.values_list("name", flat=True))
+    assert set(PERIODIC_TASKS) <= names  # created by migrate
+    task = PeriodicTask.objects.get(name="ladder-matchmaking")
+    assert task.task == "ladder.tasks.matchmake"
+    assert task.interval is not None
+    edited, _ = IntervalSchedule.objects.get_or_create(every=5, period=IntervalSchedule.MINUTES)
+    task.interval = edited
+    task.save()
+    assert install_periodic_tasks() == 0
+    assert PeriodicTask.objects.get(name="ladder-matchmaking").interval == edited
+    PeriodicTask.objects.filter(name="ladder-rating-fit").delete()
+    assert install_periodic_tasks() == 1
+
+
+# --- the batch rating fit -------------------------------------------------------------------------
+
+
+def play_some(classic: RuleSet, bots: list[Bot], matches: int, seed: int = 3) -> None:
+    """Rated matches where lower-numbered bots tend to finish ahead."""
+    rng = random.Random(seed)
+    for _ in range(matches):
+        table = rng.sample(bots, 3)
+        match = create_match(classic, table, rated=True)
+        strength = [-bots.index(b) + rng.gauss(0, 3) for b in table]
+        order = sorted(range(3), key=lambda k: -strength[k])
+        places = [0, 0, 0]
+        for rank, seat in enumerate(order, start=1):
+            places[seat] = rank
+        finish(match, places)
+
+
+def test_refit_stores_fitted_elo_with_intervals(classic: RuleSet, pool: list[Bot]) -> None:
+    bots = pool[:6]
+    play_some(classic, bots, 60)
+    record = fits.refit(classic)
+    assert record.matches == 60
+    assert record.bots == 6
+    assert record.method == "sandwich-dense"
+    rows = {f.rating.bot_id: f for f in FittedRating.objects.select_related("rating")}
+    assert set(rows) == {b.pk for b in bots}
+    for fit in rows.values():
+        assert fit.low < fit.elo < fit.high
+        assert fit.games == Rating.objects.get(pk=fit.rating_id).games
+    assert rows[bots[0].pk].elo > rows[bots[-1].pk].elo
+    again = fits.refit(classic)  # upsert, not duplicates
+    assert again.pk == record.pk
+    assert FittedRating.objects.count() == 6
+
+
+def test_fit_task_covers_rule_sets_with_rated_games(classic: RuleSet, pool: list[Bot]) -> None:
+    play_some(classic, pool[:4], 10)
+    assert tasks.fit_ratings() == {"classic": 4}
+    assert RatingFit.objects.get().ruleset == classic
+
+
+# --- head to head ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def rivals(classic: RuleSet, bot: Bot, rival: Bot, owner: Any) -> tuple[Bot, Bot]:
+    """``bot`` beats ``rival`` 3 times, loses once, ties once; one unrated 3-player meeting too."""
+    for places in ([1, 2], [1, 2], [1, 2], [2, 1], [1, 1]):
+        finish(create_match(classic, [bot, rival], rated=True), places)
+    third = bulk_bots(owner, 1, prefix="third")[0]
+    finish(create_match(RuleSet.objects.get(slug="stacking"), [rival, third, bot], rated=False), [3, 1, 2])
+    create_match(classic, [bot, rival], rated=True)  # queued: does not count
+    return bot, rival
+
+
+@pytest.mark.parametrize("who", ["owner", "other", "anon", "staff"])
+def test_head_to_head_page(
+    clients: dict[str, Any], staff: Any, rivals: tuple[Bot, Bot], who: str, django_assert_max_num_queries: Any
+) -> None:
+    from django.test import Client
+
+    client = clients.get(who) or Client()
+    if who == "staff":
+        client.force_login(staff)
+    a, b = rivals
+    with django_assert_max_num_queries(6):
+        response = client.get(f"/ladder/h2h/?a={a.name}&b={b.name}")
+    assert response.status_code == 200
+    rows = dict(response.context["rows"])
+    assert (rows["classic"].wins, rows["classic"].ties, rows["classic"].losses) == (3, 1, 1)
+    assert rows["classic"].score == pytest.approx(0.7)
+    assert (rows["stacking"].wins, rows["stacking"].losses) == (1, 0)
+    assert rows["all"].meetings == 6
+    assert "Wilson 95% interval" in response.content.decode()
+    rated = client.get(f"/ladder/h2h/?a={a.name}&b={b.name}&rated=1")
+    assert "stacking" not in dict(rated.context["rows"])
+
+
+def test_head_to_head_errors(client: Any, bot: Bot) -> None:
+    response = client.get("/ladder/h2h/?a=nobody&b=ownbot")
+    assert "No bot is called" in response.content.decode()
+    response = client.get(f"/ladder/h2h/?a={bot.name}&b={bot.name}")
+    assert "Pick two different bots" in response.content.decode()
+    assert client.get("/ladder/h2h/").status_code == 200
