@@ -439,6 +439,7 @@ def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[str]:
     port = free_port()
     argv = [sys.executable, "-m", "gunicorn", "--chdir", str(PLATFORM), "config.wsgi"]
     argv += ["-b", f"127.0.0.1:{port}", "-w", str(workers), "--error-logfile", str(log), "--backlog", "2048"]
+    argv += ["--no-control-socket"]  # not the shared ~/.gunicorn/gunicorn.ctl of other gunicorns
     process = subprocess.Popen(argv, env=env, cwd=REPO, stdin=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
