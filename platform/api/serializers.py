@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
@@ -240,6 +241,9 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="bot.owner.username", read_only=True)
     provisional = serializers.BooleanField(read_only=True)
     win_rate = serializers.FloatField(read_only=True, allow_null=True)
+    fit = serializers.SerializerMethodField(
+        help_text="The batch fit's Elo and 95% interval (docs/leagues.md), null before the first fit."
+    )
 
     class Meta:
         model = Rating
@@ -249,6 +253,7 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
             "bot_id",
             "owner",
             "elo",
+            "fit",
             "games",
             "wins",
             "win_rate",
@@ -256,3 +261,18 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
             "last_played",
         ]
         read_only_fields = fields
+
+    def get_fit(self, rating: Rating) -> dict[str, Any] | None:
+        """``{"elo", "low", "high", "computed_at"}`` of the latest batch fit, or None."""
+        try:
+            fit = rating.fit
+        except ObjectDoesNotExist:
+            return None
+        if fit is None:
+            return None
+        return {
+            "elo": round(fit.elo, 1),
+            "low": round(fit.low, 1),
+            "high": round(fit.high, 1),
+            "computed_at": fit.computed_at,
+        }

@@ -265,3 +265,36 @@ def test_head_to_head_errors(client: Any, bot: Bot) -> None:
     response = client.get(f"/ladder/h2h/?a={bot.name}&b={bot.name}")
     assert "Pick two different bots" in response.content.decode()
     assert client.get("/ladder/h2h/").status_code == 200
+
+
+# --- leaderboards show the fit's interval and rank provisional bots apart ---------------------------
+
+
+def test_leaderboard_shows_intervals_and_ranks_provisional_bots_apart(
+    client: Any,
+    classic: RuleSet,
+    pool: list[Bot],
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    bots = pool[:6]
+    play_some(classic, bots, 60)  # 30 games each on average: established
+    newcomer, _ = pool[6], pool[7]
+    finish(create_match(classic, [newcomer, pool[7]], rated=True), [1, 2])  # one game: provisional
+    Rating.objects.filter(bot=newcomer).update(elo=2000)  # even a high provisional rating ranks after
+    first = client.get("/rules/classic/").content.decode()
+    assert "—" in first  # no fit yet
+    with django_capture_on_commit_callbacks(execute=True):  # the fit bumps the cached pages
+        fits.refit(classic)
+    with django_assert_num_queries(3):  # rule set, count, page: the fit is joined in
+        page = client.get("/rules/classic/").content.decode()
+    fit = FittedRating.objects.get(rating__bot=bots[0])
+    assert f"{fit.elo:.0f} ± {(fit.high - fit.low) / 2:.0f}" in page
+    section = page.index("Provisional: fewer than 20 rated games")
+    assert all(page.index(f">{b.name}<") < section for b in bots if Rating.objects.get(bot=b).games >= 20)
+    assert page.index(f">{newcomer.name}<") > section
+    data = client.get("/api/leaderboards/classic/").json()
+    top = data["results"][0]
+    assert top["provisional"] is False
+    assert top["fit"]["low"] < top["fit"]["elo"] < top["fit"]["high"]
+    assert data["results"][-1]["provisional"] is True
