@@ -277,5 +277,8 @@ def test_upload_then_test_flow(web: dict[str, Client], bot: Bot, classic: RuleSe
     upload = SimpleUploadedFile("bot.py", BOT_SOURCE + b"\n# better\n")
     assert client.post(f"/bots/{bot.pk}/upload/", {"file": upload, "activate": "on"}).status_code == 302
     new = BotVersion.objects.get(bot=bot, number=2)
-    form = client.get(f"/versiontests/new/?version={new.pk}").content.decode()
+    link = f"/versiontests/new/?version={new.pk}"
+    assert link in client.get(f"/bots/{bot.pk}/v/2/").content.decode()
+    assert link not in web["other"].get(f"/bots/{bot.pk}/v/2/").content.decode()
+    form = client.get(link).content.decode()
     assert f'value="{new.pk}" selected' in form
