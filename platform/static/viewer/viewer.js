@@ -208,6 +208,7 @@ export class Viewer {
     this.el.jump.addEventListener("submit", (e) => {
       e.preventDefault();
       this.jumpFromForm();
+      if (e.target.contains(document.activeElement)) document.activeElement.blur(); // shortcuts work again
     });
     const keyTarget = this.ownsUrl ? document : this.root;
     if (!this.ownsUrl && !this.root.hasAttribute("tabindex")) this.root.tabIndex = 0;
