@@ -488,8 +488,8 @@ class _Table:
         answers: dict[int, tuple[str | None, float]] = {}
         arrival: dict[int, float] = {}
         threads = []
-        for link in live:
-            line = self._request(link, decision)
+        lines = [self._request(link, decision) for link in live]  # built first: sent back to back
+        for link, line in zip(live, lines, strict=True):
             sent_at = time.perf_counter()
             if not link.send(line, decision):
                 answers[link.seat] = (None, 0.0)
@@ -505,7 +505,9 @@ class _Table:
             threads.append(thread)
         for thread in threads:
             thread.join()
-        good = sorted((s for s in answers if answers[s][0] is not None), key=lambda s: arrival[s])
+        # Slaps count by think time (each from its own request), which is arrival order corrected for the
+        # few microseconds between the requests.
+        good = sorted((s for s in answers if answers[s][0] is not None), key=lambda s: answers[s][1])
         bad = sorted((s for s in answers if answers[s][0] is None), key=lambda s: arrival[s])
         stopped = [s for s in slappers if s not in answers]
         order = [*good, *bad, *stopped]

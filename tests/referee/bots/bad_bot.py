@@ -3,7 +3,7 @@
 Usage: python3 bad_bot.py MODE [AT] [ARG]. At its AT-th request (1-based; default 1) it does MODE:
 ok (never misbehaves), timeout (sleeps forever), crash (exits 1), exit (exits 0), invalid_json,
 invalid_message, wrong_id, illegal, flood (1 MiB without newline), slow (sleeps ARG seconds at every
-request from AT on, then answers), stderr (writes ARG bytes to stderr at every request). Handshake modes:
+request from AT on, then answers), slowslap (the same, only for slap requests), stderr (writes ARG bytes to stderr at every request). Handshake modes:
 no_ready, bad_ready, crash_start.
 """
 
@@ -30,7 +30,7 @@ for line in sys.stdin:
     elif msg["type"] == "request":
         count += 1
         action = msg["legal"][0]
-        if count >= at and mode == "slow":
+        if count >= at and (mode == "slow" or (mode == "slowslap" and msg["legal"] == ["slap"])):
             time.sleep(arg)
         if mode == "stderr":
             os.write(2, b"e" * int(arg))
