@@ -34,6 +34,27 @@ MAX_NAME: Final = 64
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
+def _not_json(value: object) -> object:
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+# JSONEncoder.encode builds a new C encoder on every call; one kept here is about four times faster on
+# small objects (the referee encodes every event once).
+_MAKE: Any = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODER: Any = (
+    _MAKE(None, _not_json, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    if _MAKE
+    else None
+)
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON (the same text as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``)."""
+    if _C_ENCODER is None or (type(value) is not dict and type(value) is not list):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
+
+
 class ProtocolError(ValueError):
     """A line from a bot that is not a valid message. ``kind`` is the fault kind:
     ``invalid_json`` (not UTF-8 JSON) or ``invalid_message`` (JSON, but not the expected message)."""
@@ -48,7 +69,7 @@ class ProtocolError(ValueError):
 
 def encode(message: dict[str, Any]) -> bytes:
     """One message as a compact JSON line (newline included)."""
-    return (_ENCODER.encode(message) + "\n").encode()
+    return (_dumps(message) + "\n").encode()
 
 
 def hello(
@@ -110,12 +131,12 @@ def encode_request_raw(
 
 def encode_events(events: Sequence[dict[str, Any]]) -> str:
     """A list of events as compact JSON."""
-    return _ENCODER.encode(events) if events else "[]"
+    return _dumps(events) if events else "[]"
 
 
 def encode_event(event: dict[str, Any]) -> str:
     """One event as compact JSON."""
-    return _ENCODER.encode(event)
+    return _dumps(event)
 
 
 def hand_end(event: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -243,8 +264,15 @@ def _ints(items: list[int]) -> str:
     return str(items).replace(" ", "")
 
 
-def _bools(items: Sequence[bool]) -> str:
-    return "[" + ",".join(["true" if b else "false" for b in items]) + "]"
+_BOOLS: dict[tuple[bool, ...], str] = {}
+
+
+def _bools(items: list[bool]) -> str:
+    key = tuple(items)
+    text = _BOOLS.get(key)
+    if text is None:
+        text = _BOOLS[key] = "[" + ",".join(["true" if b else "false" for b in items]) + "]"
+    return text
 
 
 def _opt(value: str | None) -> str:
@@ -255,7 +283,7 @@ def encode_observation(obs: dict[str, Any]) -> str:
     """``Game.observation()`` as compact JSON, by a template for the engine's known fields (about twice as
     fast as :mod:`json`); anything else (other fields, history) goes through :mod:`json`."""
     if tuple(obs) != _OBS_KEYS:
-        return _ENCODER.encode(obs)
+        return _dumps(obs)
     o = obs
     catch = o["catch_target"]
     return (

@@ -2,18 +2,18 @@
 
     python bench/referee.py [--rounds 5] [--runners process,bwrap,docker]
 
-1. Per-decision overhead. The baseline is a raw pipe echo round trip: plain ``subprocess`` children
-   running ``bench/bots/echo.py``, ``os.write`` + ``os.read`` of a real request line (same interpreter),
-   to one child (R1), and to two children in turn (R2: what a 2-player match does, each decision wakes
-   the other seat's process). D is a full referee decision through each runner: two
-   ``bench/bots/first_legal.py`` bots (they ``json.loads`` each request and answer the first legal
-   action) play ``classic`` with 3 hands (thousands of decisions); D is the decision-loop wall time
-   (``MatchResult.play_seconds``, start-up excluded) per decision. E is the engine alone in-process on
-   the same game (``legal_actions`` + ``apply``), B the bot's own work per request (``json.loads``,
-   choosing, formatting the answer, measured in-process on the same request lines). D/R is the whole
-   cost of a decision; (D-E-B)/R leaves out the game itself and the bot's own parsing: the referee's
-   and the transport's share. Baselines and matches alternate ``--rounds`` times; the median and the
-   best round are printed (the best is the least disturbed by other work on the machine).
+1. Per-decision overhead. Baselines: a raw pipe echo round trip, plain ``subprocess`` children running
+   ``bench/bots/echo.py``, ``os.write`` + ``os.read`` of a real request line (same interpreter), back to
+   back to one child (R1), and at the match's cadence (R3: two children in turn, the parent busy between
+   trips for as long as the referee is between an answer and the next request, so each child idles as
+   long as a bot does; on a small VM an idle process wakes up much more slowly, which R1 never sees).
+   D is a full referee decision through each runner: two ``bench/bots/first_legal.py`` bots (they
+   ``json.loads`` each request and answer the first legal action) play ``classic`` with 3 hands
+   (thousands of decisions); D is the decision-loop wall time (``MatchResult.play_seconds``, start-up
+   excluded) per asked decision. E is the engine alone in-process on the same game (``legal_actions`` +
+   ``apply``), B the bot's own work per request (``json.loads``, choosing, formatting the answer,
+   measured in-process on the same request lines). (D-E-B)/R is the referee's and the transport's share
+   against a raw round trip. Baselines and matches alternate ``--rounds`` times; medians are printed.
 2. Start-up per bot per match: ``runner.start`` + hello/ready, and ``close``, per runner.
 3. Whole-match throughput: four ``bots_examples/strategist.py`` bots, ``classic-single`` (one hand), per
    runner, against the same four strategists in-process (``arena.inprocess.play_local``: the engine and
@@ -101,18 +101,26 @@ class RawPipe:
         ]
         self.fds = [(p.stdin.fileno(), p.stdout.fileno()) for p in self.procs if p.stdin and p.stdout]
 
-    def per_trip(self, line: bytes, trips: int, alternate: bool) -> float:
-        """Seconds per round trip of ``line`` to the first child, or to the children in turn (as the
-        seats of a match take turns)."""
+    def per_trip(self, line: bytes, trips: int, alternate: bool, gap: float = 0.0) -> float:
+        """Mean seconds per round trip of ``line`` to the first child, or to the children in turn (as the
+        seats of a match take turns), the parent staying busy for ``gap`` seconds between trips (as the
+        referee does between an answer and the next request)."""
         count = len(self.fds) if alternate else 1
-        started = time.perf_counter()
+        clock = time.perf_counter
+        total = 0.0
         for i in range(trips):
+            if gap:
+                until = clock() + gap
+                while clock() < until:
+                    pass
             wfd, rfd = self.fds[i % count]
+            started = clock()
             os.write(wfd, line)
             got = os.read(rfd, 65536)
             while not got.endswith(b"\n"):
                 got += os.read(rfd, 65536)
-        return (time.perf_counter() - started) / trips
+            total += clock() - started
+        return total / trips
 
     def close(self) -> None:
         """Stop them."""
@@ -145,43 +153,51 @@ def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
     work = bot_work(lines)
     raw = RawPipe()
     hot: list[float] = []
-    turns: list[float] = []
-    ref_times: dict[str, list[float]] = {name: [] for name in runners}
+    stats: dict[str, dict[str, list[float]]] = {n: {"d": [], "think": [], "paced": []} for n in runners}
     decisions = asked = 0
     try:
         for _ in range(rounds):
             hot.append(raw.per_trip(typical, 2000, alternate=False))
-            turns.append(raw.per_trip(typical, 2000, alternate=True))
             for name, runner in runners.items():
                 result = run_match(RULES, entries(runner, BOTS, "first_legal.py", 2), seed, SETTINGS)
                 assert not any(result.faults), result.faults
                 decisions = result.decisions
-                asked = sum(1 for d in result.replay["decisions"] if d[2] is not None)
-                ref_times[name].append(result.play_seconds / asked)
+                thinks = [d[2] / 1000.0 for d in result.replay["decisions"] if d[2] is not None]
+                asked = len(thinks)
+                d = result.play_seconds / asked
+                think = sum(thinks) / asked
+                stats[name]["d"].append(d)
+                stats[name]["think"].append(think)
+                stats[name]["paced"].append(
+                    raw.per_trip(typical, 2000, alternate=True, gap=max(0.0, d - think))
+                )
             hot.append(raw.per_trip(typical, 2000, alternate=False))
-            turns.append(raw.per_trip(typical, 2000, alternate=True))
     finally:
         raw.close()
+    r1 = statistics.median(hot)
     print(
         f"\n1. Per decision ({decisions} decisions, {asked} of them asked, the others forced; request line "
-        f"{len(typical)} bytes; {rounds} rounds; D is per asked decision)"
+        f"{len(typical)} bytes; medians of {rounds} rounds; D, T and G per asked decision)"
     )
-    for label, pick in (("median", statistics.median), ("best", min)):
-        r1, r2 = pick(hot), pick(turns)
-        print(f"   {label} of the rounds:")
-        print(f"     raw echo round trip, one child (R1)            {r1 * 1e6:7.1f} us")
-        print(f"     raw echo round trip, two children in turn (R2) {r2 * 1e6:7.1f} us")
-        print(f"     engine alone per decision (E)                  {engine * 1e6:7.1f} us")
-        print(f"     the bot's own work per request (B)             {work * 1e6:7.1f} us")
+    print(f"   raw echo round trip, back to back (R1)           {r1 * 1e6:7.1f} us")
+    print(f"   engine alone per decision (E)                    {engine * 1e6:7.1f} us")
+    print(f"   the bot's own work per request (B)               {work * 1e6:7.1f} us")
+    print(
+        "   T: send-to-answer time seen by the referee; G = D - T: the referee's work between an answer and"
+    )
+    print("   the next request; R3: raw echo round trip at the match's cadence (two children in turn, the")
+    print("   parent busy for G between trips)")
+    print(
+        f"   {'runner':<8} {'D':>7} {'T':>7} {'G':>7} {'R3':>7} {'D/R1':>6} {'D/R3':>6} {'(D-E-B)/R1':>11} "
+        f"{'(D-E-B)/R3':>11}"
+    )
+    for name, got in stats.items():
+        d, think, paced = (statistics.median(got[k]) for k in ("d", "think", "paced"))
+        own = d - engine - work
         print(
-            f"     {'runner':<8} {'D (us)':>8} {'D/R1':>6} {'D/R2':>6} {'(D-E-B)/R1':>11} {'(D-E-B)/R2':>11}"
+            f"   {name:<8} {d * 1e6:7.1f} {think * 1e6:7.1f} {(d - think) * 1e6:7.1f} {paced * 1e6:7.1f} "
+            f"{d / r1:6.2f} {d / paced:6.2f} {own / r1:11.2f} {own / paced:11.2f}"
         )
-        for name, times in ref_times.items():
-            d = pick(times)
-            own = d - engine - work
-            print(
-                f"     {name:<8} {d * 1e6:8.1f} {d / r1:6.2f} {d / r2:6.2f} {own / r1:11.2f} {own / r2:11.2f}"
-            )
 
 
 def startup(runners: dict[str, Runner], starts: int) -> None:

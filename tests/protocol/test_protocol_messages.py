@@ -163,3 +163,20 @@ def test_decode_message_rejects_what_the_referee_never_sends() -> None:
         protocol.decode_message(b'{"type":"ready"}')
     with pytest.raises(ProtocolError):
         protocol.decode_message(b"{")
+
+
+def test_encode_is_json_dumps() -> None:
+    for game, seat in states(60):
+        for value in (game.observation(seat, history=True), game.events[-10:], game.rules.to_dict()):
+            assert (
+                protocol.encode(value)
+                == (json.dumps(value, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+            )
+    assert (
+        protocol.encode({"name": 'é\u2028"x"', "v": 1.5})
+        == (
+            json.dumps({"name": 'é\u2028"x"', "v": 1.5}, separators=(",", ":"), ensure_ascii=False) + "\n"
+        ).encode()
+    )
+    with pytest.raises(TypeError):
+        protocol.encode({"x": object()})
