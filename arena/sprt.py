@@ -39,8 +39,11 @@ def score_from_elo(elo: float) -> float:
 
 
 def elo_from_score(score: float) -> float:
-    """Logistic Elo difference of an expected score (clamped away from 0 and 1)."""
-    score = min(max(score, 1e-6), 1.0 - 1e-6)
+    """Logistic Elo difference of an expected score (``-inf`` at 0 and below, ``inf`` at 1 and above)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
@@ -98,14 +101,24 @@ def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
 
 
 def elo_estimate(counts: Sequence[float]) -> tuple[float, float, float]:
-    """Elo difference with its 95% interval ``(elo, low, high)`` from the mean score and the
-    per-sample variance of ``counts`` (normal approximation, delta method through the logistic)."""
+    """Elo difference with its 95% interval ``(elo, low, high)``: the mean score and its normal
+    interval (per-sample variance over ``N``), through the logistic curve.
+
+    One pseudo-sample, half in the worst and half in the best outcome class, is added first (as the
+    Agresti-Coull interval does for a proportion), so that a run of identical outcomes (say 20 pairs
+    all won) still gives a finite estimate and an interval of honest width; with many samples it
+    changes nothing visible.
+    """
     n = sum(counts)
     if n <= 0:
         return 0.0, -math.inf, math.inf
+    adjusted = list(counts)
+    adjusted[0] += 0.5
+    adjusted[-1] += 0.5
+    n += 1
     scores = outcomes(len(counts))
-    mean = sum(c * a for c, a in zip(counts, scores, strict=True)) / n
-    var = sum(c * (a - mean) ** 2 for c, a in zip(counts, scores, strict=True)) / n
+    mean = sum(c * a for c, a in zip(adjusted, scores, strict=True)) / n
+    var = sum(c * (a - mean) ** 2 for c, a in zip(adjusted, scores, strict=True)) / n
     half = Z95 * math.sqrt(var / n)
     return elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half)
 

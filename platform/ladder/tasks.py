@@ -9,7 +9,7 @@ from celery import shared_task
 from django.core.cache import cache
 
 from ladder.conf import ladder_settings
-from ladder.workers import live_match_workers
+from ladder.workers import match_workers
 
 log = logging.getLogger(__name__)
 LOCK = "ladder:matchmake:lock"
@@ -19,7 +19,8 @@ LOCK = "ladder:matchmake:lock"
 def matchmake(rulesets: list[str] | None = None, queued: int | None = None) -> dict[str, Any]:
     """Keep ``queued`` rated matches waiting per rule set (all active ones unless ``rulesets``).
 
-    Throughput control: nothing is planned when no worker consumes the ``matches`` queue, and never
+    Throughput control: nothing is planned when no worker consumes the ``matches`` queue (no answer to
+    the broadcast for two periods: ``ladder.workers.match_workers``), and never
     more than ``min(UNO_ARENA_LADDER_CAPACITY, live workers x UNO_ARENA_LADDER_PER_WORKER)`` matches are
     queued or running in all. A cache lock keeps two runs from planning at the same time.
     """
@@ -28,7 +29,7 @@ def matchmake(rulesets: list[str] | None = None, queued: int | None = None) -> d
     conf = ladder_settings()
     if not conf.enabled:
         return {"disabled": True}
-    workers = live_match_workers()
+    workers = match_workers(grace=2 * conf.every)
     if workers == 0:
         log.warning("ladder: no worker consumes the matches queue; nothing planned")
         return {"workers": 0}

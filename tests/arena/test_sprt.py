@@ -16,6 +16,8 @@ def test_bounds_and_logistic() -> None:
     assert upper == pytest.approx(2.944, abs=1e-3)
     assert score_from_elo(0) == 0.5
     assert elo_from_score(score_from_elo(123.0)) == pytest.approx(123.0)
+    assert elo_from_score(1.0) == math.inf
+    assert elo_from_score(0.0) == -math.inf
     assert outcomes(5) == [0, 0.25, 0.5, 0.75, 1]
     with pytest.raises(ValueError, match="elo1"):
         sprt([1, 1, 1, 1, 1], 10, 0)
@@ -47,6 +49,12 @@ def test_elo_estimate_interval() -> None:
     assert low < elo < high
     assert elo > 0
     assert elo_estimate([0, 0, 0, 0, 0])[1] == -math.inf
+    elo, low, high = elo_estimate([0, 0, 0, 0, 23])  # a clean sweep: finite, and honestly wide
+    assert 0 < low < elo < 1000
+    assert high == math.inf  # the data cannot bound it from above yet
+    elo, low, high = elo_estimate([1000, 2000, 4000, 2000, 1000])
+    assert elo == pytest.approx(0, abs=1e-9)
+    assert high - low == pytest.approx(2 * 1.96 * math.sqrt(0.075 / 10000) * 1600 / math.log(10), rel=0.01)
 
 
 def pentanomial(elo: float, draw_share: float) -> np.ndarray:

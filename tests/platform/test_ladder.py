@@ -31,7 +31,7 @@ def pool(classic: RuleSet, owner: Any) -> list[Bot]:
 
 @pytest.fixture
 def two_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tasks, "live_match_workers", lambda: 2)
+    monkeypatch.setattr(workers, "live_match_workers", lambda: 2)
 
 
 def ladder_queue(slug: str) -> int:
@@ -41,7 +41,7 @@ def ladder_queue(slug: str) -> int:
 def test_nothing_is_planned_when_no_worker_runs_matches(
     pool: list[Bot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tasks, "live_match_workers", lambda: 0)
+    monkeypatch.setattr(workers, "live_match_workers", lambda: 0)
     assert tasks.matchmake() == {"workers": 0}
     assert not Match.objects.exists()
 
@@ -89,7 +89,7 @@ def test_capacity_follows_the_live_workers(
 ) -> None:
     settings.UNO_ARENA_LADDER_PER_WORKER = 3
     settings.UNO_ARENA_LADDER_CAPACITY = 100
-    monkeypatch.setattr(tasks, "live_match_workers", lambda: 1)
+    monkeypatch.setattr(workers, "live_match_workers", lambda: 1)
     result = tasks.matchmake(queued=50)
     assert sum(result["tables"].values()) == 3
     assert Match.objects.count() == 3
@@ -143,6 +143,16 @@ def test_share_room_is_round_robin() -> None:
     assert matchmaker.share_room({1: 3, 2: 3, 3: 0}, 4) == {1: 2, 2: 2, 3: 0}
     assert matchmaker.share_room({1: 1, 2: 5}, 10) == {1: 1, 2: 5}
     assert matchmaker.share_room({}, 5) == {}
+
+
+def test_one_lost_reply_does_not_pause_the_ladder(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = iter([2, 0])
+    monkeypatch.setattr(workers, "live_match_workers", lambda: next(answers))
+    assert workers.match_workers(grace=60) == 2
+    assert workers.match_workers(grace=60) == 2  # remembered
+    cache.delete(workers.SEEN)  # the grace period is over
+    monkeypatch.setattr(workers, "live_match_workers", lambda: 0)
+    assert workers.match_workers(grace=60) == 0
 
 
 def test_live_match_workers_asks_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
