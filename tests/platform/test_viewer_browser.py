@@ -160,6 +160,24 @@ def test_step_jump_play_and_points_of_view(browser: Any, live_server: Any, table
     assert root.get_attribute("data-decision") == "3"
     page.locator("button[data-act='next']").click()
     assert root.get_attribute("data-decision") == "4"
+    for key in ["ArrowRight"] * 30 + ["ArrowLeft"] * 12 + ["Shift+ArrowLeft"] * 3 + ["ArrowRight"] * 2:
+        page.keyboard.press(key)  # the event log is updated step by step: it must equal a fresh one
+    position = int(root.get_attribute("data-position"))
+    hand_start = max(row[2] for row in view["hands"] if row[2] < position)
+    shown = page.locator(".uv-log li").evaluate_all("items => items.map(i => Number(i.dataset.event))")
+    assert shown == list(range(position - 1, max(hand_start, position - 50) - 1, -1))
+    decision = int(root.get_attribute("data-decision"))
+    last_step = (
+        view["bounds"][decision - 1] if position == view["bounds"][decision] else view["bounds"][decision]
+    )
+    current = page.locator(".uv-log li.is-current").evaluate_all(
+        "items => items.map(i => Number(i.dataset.event))"
+    )
+    assert current == [e for e in shown if e >= last_step]
+    assert current, "the last step's events are highlighted"
+    page.keyboard.press("Home")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
     for seat in range(4):
         assert _seat_cards(page, seat)[0] == _names(states[4][0]["hands"][seat])
 

@@ -57,7 +57,8 @@ export function centerHTML(view, table, omniscientView) {
     </dl>`;
 }
 
-/** Every seat: name, badges, score, and the hand (face up where the point of view may see it). */
+/** Every seat as [class, inner HTML]: name, badges, score, and the hand (face up where the point of view
+ * may see it). */
 export function seatsHTML(view, table, pov, names, seatInfo) {
   const rows = [];
   for (let s = 0; s < view.players; s++) {
@@ -77,8 +78,7 @@ export function seatsHTML(view, table, pov, names, seatInfo) {
       ? `<a href="${esc(info.url)}">${esc(names[s])}</a>${info.version ? ` <small>v${esc(info.version)}</small>` : ""}`
       : esc(names[s]);
     const classes = ["uv-seat", table.to_move.includes(s) ? "is-turn" : "", table.out[s] ? "is-out" : "", s === pov ? "is-pov" : ""];
-    rows.push(`
-      <li class="${classes.join(" ")}" data-seat="${s}">
+    rows.push([classes.join(" ").trim(), `
         <div class="uv-seat-head">
           <span class="uv-seat-no" title="seat ${s}">${s}</span>
           <span class="uv-name">${name}</span>
@@ -86,10 +86,9 @@ export function seatsHTML(view, table, pov, names, seatInfo) {
           <span class="uv-count">${size} card${size === 1 ? "" : "s"}</span>
           <span class="uv-score" title="score">${table.scores[s]} pts</span>
         </div>
-        <div class="uv-hand" aria-label="${visible ? "hand" : "hidden hand"} of ${esc(names[s])}, ${size} cards">${hand || '<span class="uv-empty">no cards</span>'}</div>
-      </li>`);
+        <div class="uv-hand" aria-label="${visible ? "hand" : "hidden hand"} of ${esc(names[s])}, ${size} cards">${hand || '<span class="uv-empty">no cards</span>'}</div>`]);
   }
-  return rows.join("");
+  return rows;
 }
 
 function fmtMs(ms) {
@@ -117,7 +116,7 @@ export function decisionHTML(view, d, position, pov, names, stderr) {
   const [seat, action, thinkMs, fault, legal] = view.decisions[d];
   const start = view.bounds[d];
   const end = view.bounds[d + 1];
-  const state = position <= start ? "next" : `${position - start} of ${end - start} events applied`;
+  const state = position <= start ? "up next" : `${position - start} of ${end - start} events applied`;
   const mine = pov < 0 || pov === seat;
   const options = mine
     ? `<ul class="uv-legal" aria-label="legal actions">${legal
@@ -140,18 +139,16 @@ export function decisionHTML(view, d, position, pov, names, stderr) {
     ${options}${faultHTML}${stderrHTML}`;
 }
 
-/** The events of the current hand up to the position, newest first (redacted for a seat's view). */
-export function logHTML(view, position, handStart, d, pov, names, limit = 80) {
-  const from = Math.max(handStart, position - limit);
+/** Log items for events [from, to), newest first (redacted for a seat's point of view). Events from
+ * `decisionStart` on (those of the current decision) are marked. */
+export function logItemsHTML(view, from, to, decisionStart, pov, names) {
   const items = [];
-  const decisionStart = view.bounds[Math.min(d, view.bounds.length - 1)];
-  for (let i = position - 1; i >= from; i--) {
+  for (let i = to - 1; i >= from; i--) {
     const ev = pov < 0 ? view.events[i] : redact(view.events[i], pov);
     const current = i >= decisionStart ? " is-current" : "";
     items.push(`<li class="uv-ev ev-${ev.type}${current}" data-event="${i}">${eventHTML(view, ev, names)}</li>`);
   }
-  if (from > handStart) items.push(`<li class="uv-muted">… ${from - handStart} earlier events of this hand</li>`);
-  return items.join("") || `<li class="uv-muted">Nothing has happened yet.</li>`;
+  return items.join("");
 }
 
 /** Points gained per hand and the running totals, for the hands finished by this position. */

@@ -6,11 +6,12 @@
 // docs/viewer.md describes the URL format (#d=123&pov=2&g=1) and the keyboard shortcuts.
 
 import { esc } from "./cards.js";
-import { centerHTML, decisionHTML, logHTML, scoresHTML, seatsHTML, situationHTML } from "./render.js";
+import { centerHTML, decisionHTML, logItemsHTML, scoresHTML, seatsHTML, situationHTML } from "./render.js";
 import { Timeline, decisionAt, observation, omniscient } from "./table.js";
 
 export const SPEEDS = [0.5, 1, 2, 4, 10, 20, 50, 100, 500];
 const DEFAULT_SPEED = 1; // index into SPEEDS: 1 decision per second
+const LOG_LIMIT = 50; // events shown in the log
 const SPEED_LABELS = SPEEDS.map((s) => `${s}×`);
 
 // Transport icons as inline SVG (icon fonts and emoji are not on every machine).
@@ -83,6 +84,9 @@ export class Viewer {
     }
     this.view = data;
     this.timeline = new Timeline(data);
+    this.handEnds = null;
+    this.scoresKey = null;
+    this.logState = null;
     this.names = data.names.map((name, s) => this.seatInfo(s)?.name || name);
     this.stderr = {};
     if (this.stderrUrl) {
@@ -142,7 +146,8 @@ export class Viewer {
             <section class="uv-decision" aria-label="Decision"></section>
             <section class="uv-log-box" aria-label="Events of this hand">
               <h3>Events <small class="uv-muted">this hand, newest first</small></h3>
-              <ol class="uv-log" reversed></ol>
+              <ol class="uv-log"></ol>
+              <p class="uv-log-more uv-muted"></p>
             </section>
           </aside>
         </div>
@@ -182,7 +187,7 @@ export class Viewer {
     this.el = {
       app, status,
       where: q(".uv-where"), situation: q(".uv-situation"), center: q(".uv-center"), seats: q(".uv-seats"),
-      decision: q(".uv-decision"), log: q(".uv-log"), scores: q(".uv-scores-wrap"), pov: q(".uv-pov"),
+      decision: q(".uv-decision"), log: q(".uv-log"), logMore: q(".uv-log-more"), scores: q(".uv-scores-wrap"), pov: q(".uv-pov"),
       game: q(".uv-game"), speed: q(".uv-speed"), slider: q(".uv-slider"), marks: q(".uv-marks"),
       play: q(".uv-play"), handSelect: q(".uv-hand-select"), turn: q(".uv-turn"), decisionInput: q(".uv-decision-input"),
       jump: q(".uv-jump"),
@@ -270,6 +275,19 @@ export class Viewer {
     const d = decisionAt(this.view, this.position);
     if (this.position > b[d]) return this.goto(b[d]);
     this.goto(d > 0 ? b[d - 1] : 0);
+  }
+
+  /** How many hands have ended before the position (each hand_end event is just before the next "hand"). */
+  handsFinished() {
+    if (!this.handEnds) {
+      this.handEnds = [];
+      this.view.events.forEach((ev, i) => {
+        if (ev.type === "hand_end") this.handEnds.push(i);
+      });
+    }
+    let n = 0;
+    while (n < this.handEnds.length && this.handEnds[n] < this.position) n++;
+    return n;
   }
 
   handStarts() {
@@ -491,16 +509,28 @@ export class Viewer {
     const handStart = view.hands[handIndex]?.[2] ?? 0;
     const atEnd = this.position >= this.end;
     const names = this.names;
-    this.el.where.innerHTML =
+    const set = (el, markup) => {  // touch the DOM only where something changed
+      if (el._html !== markup) {
+        el._html = markup;
+        el.innerHTML = markup;
+      }
+    };
+    const where =
       `Hand <b>${table.hand_no || 1}</b> of ${view.hands.length} · turn <b>${table.turn}</b> · ` +
       (atEnd ? `<b>end</b> (${D} decisions)` : `decision <b>#${d}</b> of ${D}`) +
       (this.view.bounds.includes(this.position) || atEnd ? "" : ` · event ${this.position - view.bounds[d]}`);
-    this.el.situation.innerHTML = situationHTML(table, names);
-    this.el.center.innerHTML = centerHTML(view, table, this.pov < 0);
-    this.el.seats.innerHTML = seatsHTML(view, table, this.pov, names, (s) => this.seatInfo(s));
-    this.el.decision.innerHTML = decisionHTML(view, atEnd ? D : d, this.position, this.pov, names, this.stderr);
-    this.el.log.innerHTML = logHTML(view, this.position, handStart, d, this.pov, names);
-    if (!this.playing || this.position >= this.end || (this.renders = (this.renders || 0) + 1) % 8 === 0) {
+    set(this.el.where, where);
+    set(this.el.situation, situationHTML(table, names));
+    set(this.el.center, centerHTML(view, table, this.pov < 0));
+    this.renderSeats(seatsHTML(view, table, this.pov, names, (s) => this.seatInfo(s)));
+    set(this.el.decision, decisionHTML(view, atEnd ? D : d, this.position, this.pov, names, this.stderr));
+    // Highlight what the last step did: at a decision point, the previous decision's events; inside a
+    // decision, its events so far.
+    const boundary = view.bounds.indexOf(this.position);
+    this.renderLog(handStart, boundary < 0 ? view.bounds[d] : boundary > 0 ? view.bounds[boundary - 1] : 0);
+    const scoresKey = `${this.handsFinished()}:${names.join()}`;
+    if (scoresKey !== this.scoresKey) {  // the scores table changes only when a hand ends
+      this.scoresKey = scoresKey;
       this.el.scores.innerHTML = scoresHTML(view, this.position, names);
     }
     this.el.slider.value = String(atEnd ? D : d);
@@ -513,6 +543,61 @@ export class Viewer {
     this.root.dataset.pov = String(this.pov);
     this.root.dataset.game = String(this.game);
     this.writeHash();
+  }
+
+  renderSeats(rows) {
+    const list = this.el.seats;
+    while (list.children.length > rows.length) list.lastElementChild.remove();
+    rows.forEach(([classes, inner], s) => {
+      let item = list.children[s];
+      if (!item) {
+        item = document.createElement("li");
+        item.dataset.seat = String(s);
+        list.appendChild(item);
+      }
+      if (item.className !== classes) item.className = classes;
+      if (item._html !== inner) {
+        item._html = inner;
+        item.innerHTML = inner;
+      }
+    });
+  }
+
+  /**
+   * The events of the current hand up to the position, newest first, at most LOG_LIMIT: a step adds or
+   * removes events at the top (and older ones at the bottom); a jump rebuilds the list.
+   */
+  renderLog(handStart, decisionStart) {
+    const view = this.view;
+    const list = this.el.log;
+    const key = `${this.pov}|${handStart}|${this.game}|${this.names.join()}`;
+    const last = this.logState;
+    const from = Math.max(handStart, this.position - LOG_LIMIT);
+    if (last && last.key === key && Math.abs(this.position - last.position) <= LOG_LIMIT) {
+      if (this.position > last.position) {
+        list.insertAdjacentHTML("afterbegin", logItemsHTML(view, last.position, this.position, decisionStart, this.pov, this.names));
+        while (list.children.length > LOG_LIMIT) list.lastElementChild.remove();
+      } else if (this.position < last.position) {
+        while (list.firstElementChild && Number(list.firstElementChild.dataset.event) >= this.position) {
+          list.firstElementChild.remove();
+        }
+        const oldest = list.lastElementChild ? Number(list.lastElementChild.dataset.event) : this.position;
+        if (from < oldest) {
+          list.insertAdjacentHTML("beforeend", logItemsHTML(view, from, oldest, decisionStart, this.pov, this.names));
+        }
+      }
+      for (const item of list.children) {  // newest first: the current decision's events are at the top
+        const current = Number(item.dataset.event) >= decisionStart;
+        if (!current && !item.classList.contains("is-current")) break;
+        item.classList.toggle("is-current", current);
+      }
+    } else {
+      list.innerHTML = logItemsHTML(view, from, this.position, decisionStart, this.pov, this.names);
+    }
+    this.logState = { key, position: this.position };
+    const earlier = from - handStart;
+    const more = earlier > 0 ? `… and ${earlier} earlier event${earlier === 1 ? "" : "s"} of this hand` : list.children.length ? "" : "Nothing has happened yet.";
+    if (this.el.logMore.textContent !== more) this.el.logMore.textContent = more;
   }
 
   async copy(button) {
