@@ -360,6 +360,7 @@ export class Viewer {
     this.carry = 1; // the first step comes at once
     this.lastFrame = performance.now();
     this.el.play.innerHTML = `${ICONS.pause} Pause`;
+    this.el.where.setAttribute("aria-live", "off"); // no announcement per step while playing
     this.el.play.setAttribute("aria-label", "Pause");
     requestAnimationFrame(this._frame);
   }
@@ -369,6 +370,7 @@ export class Viewer {
     this.playing = false;
     this.el.play.innerHTML = `${ICONS.play} Play`;
     this.el.play.setAttribute("aria-label", "Play");
+    this.el.where.setAttribute("aria-live", "polite");
     this.writeHash(true);
   }
 
