@@ -49,7 +49,10 @@ def view_data(match_id: int, game: int) -> bytes:
     replay = Replay.objects.filter(match_id=match_id).first()
     if replay is None:
         raise ViewUnavailable("This match has no replay (it is not finished).")
-    games = game_replays(json.loads(replay.json_bytes()))
+    stored = json.loads(replay.json_bytes())
+    if not isinstance(stored, dict):
+        raise ViewUnavailable("The stored replay is not a replay object.", 409)
+    games = game_replays(stored)
     if not 0 <= game < len(games):
         raise ViewUnavailable(f"This match has {len(games)} game(s); there is no game {game}.")
     try:

@@ -181,6 +181,11 @@ def test_step_jump_play_and_points_of_view(browser: Any, live_server: Any, table
     for seat in range(4):
         assert _seat_cards(page, seat)[0] == _names(states[4][0]["hands"][seat])
 
+    # A fault is shown at its decision (tests/viewer/engine_games.py puts a timeout at decision 12).
+    page.fill(".uv-decision-input", "12")
+    page.press(".uv-decision-input", "Enter")
+    assert "Fault: timeout" in page.locator(".uv-decision .uv-fault").inner_text()
+
     # Jump to a hand, to a decision, to the end.
     third = view["hands"][2]
     page.select_option(".uv-hand-select", "2")

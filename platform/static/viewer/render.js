@@ -72,6 +72,10 @@ export function seatsHTML(view, table, pov, names, seatInfo) {
     if (table.dealer === s) badges.push(`<span class="uv-badge">dealer</span>`);
     if (table.uno[s]) badges.push(`<span class="uv-badge uno">UNO!</span>`);
     if (table.out[s]) badges.push(`<span class="uv-badge out">out</span>`);
+    const fault = view.faults && view.faults[s];
+    if (fault && (fault.decision < 0 || view.bounds[fault.decision] < table.position)) {
+      badges.push(`<span class="uv-badge fault" title="${esc(fault.message || "")}">faulted: ${esc(fault.kind)}</span>`);
+    }
     if (s === pov) badges.push(`<span class="uv-badge pov">point of view</span>`);
     const info = seatInfo(s);
     const name = info && info.url
@@ -123,9 +127,12 @@ export function decisionHTML(view, d, position, pov, names, stderr) {
         .map((a) => `<li class="${a === action ? "is-chosen" : ""}"${a === action ? ' aria-current="true"' : ""}>${a === action ? '<span class="uv-tick" aria-label="chosen">✓</span>' : ""}${actionHTML(view, a, names)}</li>`)
         .join("")}</ul>`
     : `<p class="uv-muted">Its ${legal.length} legal action${legal.length === 1 ? " is" : "s are"} hidden from ${esc(names[pov])}'s point of view.</p>`;
-  const faultHTML = fault
-    ? `<div class="uv-fault" role="note"><b>Fault: ${esc(fault.kind)}</b>${fault.message ? ` — ${esc(fault.message)}` : ""}<br><small>The seat took its default action.</small></div>`
-    : "";
+  let faultHTML = "";
+  if (fault && fault.kind === "default") {
+    faultHTML = `<div class="uv-fault" role="note"><b>Default action</b>: this bot was stopped after an earlier fault, so its seat plays the fixed default.</div>`;
+  } else if (fault) {
+    faultHTML = `<div class="uv-fault" role="note"><b>Fault: ${esc(fault.kind)}</b>${fault.message ? ` — ${esc(fault.message)}` : ""}<br><small>The bot was stopped; its seat took the default action.</small></div>`;
+  }
   const lines = stderr && stderr[String(seat)] && stderr[String(seat)][String(d)];
   const stderrHTML = lines
     ? `<div class="uv-stderr"><h4>stderr of ${esc(names[seat])} <small>(only you see this)</small></h4><pre>${esc(lines)}</pre></div>`

@@ -505,6 +505,7 @@ export class Viewer {
     const all = omniscient(view, st);
     const table = this.pov < 0 ? all : observation(view, st, this.pov);
     if (this.pov >= 0) table.hands = null; // never render what this seat cannot see
+    table.position = this.position;
     const d = decisionAt(view, this.position);
     const D = view.decisions.length;
     const handIndex = this.currentHand();
