@@ -91,6 +91,8 @@ class BotLink:
         self.bank = self.limits.time_bank
         self._lock = threading.Lock()
         self._abandoned = False
+        self.started = threading.Event()
+        """Set once :meth:`connect` has a connection or a fault."""
 
     @property
     def live(self) -> bool:
@@ -109,13 +111,18 @@ class BotLink:
         try:
             conn = connect()
         except INFRASTRUCTURE_ERRORS:
+            self.started.set()
             raise
         except Exception as exc:
-            self._set_fault("start", -1, f"the bot could not be started: {type(exc).__name__}: {exc}")
+            with self._lock:
+                if not self._abandoned:
+                    self._set_fault("start", -1, f"the bot could not be started: {type(exc).__name__}: {exc}")
+            self.started.set()
             return
         with self._lock:
             if not self._abandoned:
                 self.conn = conn
+                self.started.set()
                 return
         with contextlib.suppress(Exception):
             conn.close()

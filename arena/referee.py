@@ -288,6 +288,7 @@ def _play_game(
     limits = settings.link_limits()
     links = [BotLink(s, bots[seats[s]].name, limits, game_index) for s in range(n)]
     table = _Table(game, links, settings.ask_forced)
+    release = threading.Event()
     try:
         names = [bots[e].name for e in seats]
         starting = []
@@ -296,7 +297,9 @@ def _play_game(
                 link.fault = prior_faults[s]
             else:
                 starting.append(link)
-        _start_all(starting, [bots[seats[link.seat]].connect for link in starting], settings.connect_timeout)
+        _start_all(
+            starting, [bots[seats[link.seat]].connect for link in starting], settings.connect_timeout, release
+        )
         rules_dict = rules.to_dict()
         for link in starting:
             link.greet(protocol.encode(protocol.hello(link.seat, n, names, rules_dict, settings.limits())))
@@ -312,6 +315,7 @@ def _play_game(
         table.finish(places)
     finally:
         _close_all(links)
+        release.set()
     replay = make_replay(
         game,
         names=[bots[e].name for e in seats],
@@ -332,10 +336,17 @@ def _play_game(
     return _GameRecord(game, links, places, replay, play_seconds)
 
 
-def _start_all(links: list[BotLink], connects: list[Callable[[], Any]], timeout: float) -> None:
+def _start_all(
+    links: list[BotLink], connects: list[Callable[[], Any]], timeout: float, release: threading.Event
+) -> None:
     """Start the bots at once (one thread each: a runner may block while it starts one), so their
     interpreters boot in parallel. An infrastructure error in any start is raised here; a start still
-    running after ``timeout`` seconds is abandoned (its connection is closed when it comes)."""
+    running after ``timeout`` seconds is abandoned (its connection is closed when it comes).
+
+    Each thread then waits for ``release`` (set once the bots are stopped) before it ends: a parent-death
+    signal (bubblewrap's ``--die-with-parent``) follows the *thread* that started a process, so a thread
+    that ended early would kill its bot.
+    """
     errors: list[BaseException] = []
 
     def start(link: BotLink, connect: Callable[[], Any]) -> None:
@@ -343,6 +354,7 @@ def _start_all(links: list[BotLink], connects: list[Callable[[], Any]], timeout:
             link.connect(connect)
         except BaseException as exc:
             errors.append(exc)
+        release.wait()
 
     threads = [
         threading.Thread(target=start, args=pair, daemon=True) for pair in zip(links, connects, strict=True)
@@ -350,9 +362,9 @@ def _start_all(links: list[BotLink], connects: list[Callable[[], Any]], timeout:
     for thread in threads:
         thread.start()
     deadline = time.monotonic() + timeout
-    for thread, link in zip(threads, links, strict=True):
-        thread.join(max(0.0, deadline - time.monotonic()))
-        if thread.is_alive():
+    for link in links:
+        link.started.wait(max(0.0, deadline - time.monotonic()))
+        if not link.started.is_set():
             link.abandon(timeout)
     if errors:
         raise errors[0]

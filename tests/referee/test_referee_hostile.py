@@ -113,3 +113,27 @@ def test_protocol_attacks_under_confinement(confining_runner, log, mode, kind) -
     result = play(confining_runner, bad(confining_runner, mode, 2, log=log), log)
     assert result.faults[1] is not None
     assert result.faults[1].kind == kind
+
+
+@pytest.mark.bwrap
+def test_bots_outlive_the_threads_that_started_them(log) -> None:
+    """bubblewrap's --die-with-parent kills a sandbox when the *thread* that started it ends: the referee
+    starts bots in threads, which must live as long as their bots."""
+    from tests.sandbox.sandbox_support import ready_runner
+
+    runner = ready_runner("bwrap")
+
+    def slow_entry(file: str):
+        plain = example(runner, file, log)
+
+        def connect():
+            conn = plain.connect()
+            time.sleep(0.5)  # bwrap has set its parent-death signal by now
+            return conn
+
+        return type(plain)(plain.name, connect)
+
+    result = run_match(
+        preset("classic-single"), [slow_entry("greedy_bot.py"), slow_entry("random_bot.py")], 2
+    )
+    assert result.faults == [None, None]
