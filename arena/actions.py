@@ -93,9 +93,9 @@ def malformed(action: object) -> MalformedAction:
     )
 
 
-def parse_action(action: str) -> ParsedAction:
+def parse_action(action: object) -> ParsedAction:
     """Parse an action string; raises :class:`MalformedAction` naming it if it is not an action."""
-    try:
-        return ACTIONS[action]
-    except (KeyError, TypeError):
-        raise malformed(action) from None
+    parsed = ACTIONS.get(action) if type(action) is str else None
+    if parsed is None:
+        raise malformed(action)
+    return parsed

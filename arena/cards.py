@@ -105,12 +105,12 @@ CARDS: Final = _build_cards()
 _BY_CODE: Final = {card.code: card.id for card in CARDS}
 
 
-def parse_card(code: str) -> int:
+def parse_card(code: object) -> int:
     """The card id of a compact code; raises :class:`CardCodeError` naming the bad code."""
-    try:
-        return _BY_CODE[code]
-    except (KeyError, TypeError):
-        raise CardCodeError(f"unknown card code {code!r} (expected e.g. 'R7', 'GS', 'YD2', 'W4')") from None
+    card = _BY_CODE.get(code) if type(code) is str else None
+    if card is None:
+        raise CardCodeError(f"unknown card code {code!r} (expected e.g. 'R7', 'GS', 'YD2', 'W4')")
+    return card
 
 
 def card_code(card: int) -> str:

@@ -241,7 +241,7 @@ class Game:
         self._legal_seat = seat
         return legal
 
-    def apply(self, action: str, seat: int | None = None) -> list[dict[str, Any]]:
+    def apply(self, action: object, seat: int | None = None) -> list[dict[str, Any]]:
         """Apply one action for ``seat`` (default: the current player) and return the events it caused.
 
         Raises :class:`NotYourTurn`, :class:`MalformedAction` or :class:`IllegalAction`, naming what
@@ -254,7 +254,7 @@ class Game:
             if (self._legal is not None and self._legal_seat == seat)
             else self.legal_actions(seat)
         )
-        if action not in legal:
+        if type(action) is not str or action not in legal:
             raise self._rejection(action, seat)
         parsed = _ACTIONS[action]
         self.history.append((seat, action))
@@ -427,7 +427,7 @@ class Game:
             return not any(_COL[x] == self.colour for x in hand)
         return True
 
-    def _rejection(self, action: str, seat: int) -> IllegalAction:
+    def _rejection(self, action: object, seat: int) -> IllegalAction:
         if not isinstance(action, str) or action not in A.ACTIONS:
             return A.malformed(action)
         if self.phase == OVER:
