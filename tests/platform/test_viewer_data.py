@@ -210,3 +210,22 @@ def test_the_reproduce_command_plays_the_same_game(classic: RuleSet, tmp_path: A
     again = json.loads((tmp_path / "game-00001.json").read_text())
     assert [d[:2] for d in again["decisions"]] == [d[:2] for d in result.replay["decisions"]]
     assert again["events_sha256"] == result.replay["events_sha256"]
+
+
+def test_the_viewer_tag_embeds_anywhere(
+    played: Match, owner: Any, rf: Any, django_assert_num_queries: Any
+) -> None:
+    from django.template import Context, Template
+
+    request = rf.get("/leagues/x/")
+    request.user = owner
+    template = Template(
+        "{% load replay_viewer %}<section>{% replay_viewer match url_state=False %}</section>"
+    )
+    match = Match.objects.select_related("ruleset").get(pk=played.pk)  # as the pages load it
+    with django_assert_num_queries(1):  # the seats, with their bots, versions and owners
+        html = template.render(Context({"match": match, "request": request}))
+    assert 'data-url-state="0"' in html
+    assert f'data-stderr-url="/matches/{played.pk}/stderr.json"' in html
+    seats = json.loads(html.split('<script type="application/json">')[1].split("</script>")[0])
+    assert [s["name"] for s in seats] == ["ownbot", "rivalbot", "ownbot", "rivalbot"]
