@@ -14,7 +14,7 @@ from arena.replay import verify_replay
 from arena.rules import preset
 from sandbox import SandboxUnavailable
 
-FAST = MatchSettings(decision_timeout=0.3, time_bank=0.3, startup_timeout=5.0)
+FAST = MatchSettings(decision_timeout=1.0, time_bank=1.0, startup_timeout=10.0)  # generous: CI may be loaded
 
 CASES = [
     ("timeout", 3, "timeout"),
