@@ -145,9 +145,10 @@ def test_sign_up_upload_challenge_and_watch(
                     assert name in table
                 places = [rows.nth(i).locator("td").nth(2).inner_text() for i in range(3)]
                 assert "1" in places, places
-                page.click("text=Replay JSON")
-                page.wait_for_url(re.compile(r".*/replay\.json$"))
-                replay = page.request.get(page.url).json()
+                replay_url = page.get_attribute("#replay-viewer", "data-replay-url")
+                assert replay_url
+                assert page.locator(f'a[href="{replay_url}"]').count() >= 1, "a link to the replay JSON"
+                replay = page.request.get(base + replay_url).json()
                 assert replay["format"] == "uno-arena-replay"
                 assert replay["names"]
                 assert replay["outcome"]["places"]
