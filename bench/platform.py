@@ -1,7 +1,7 @@
 """Platform speed: a seeded database served by gunicorn on loopback, measured with wrk.
 
-    python bench/platform.py [--bots 10000] [--rulesets 10] [--matches 200000] [--seconds 10]
-                             [--connections 8] [--threads 2] [--workers N] [--keep]
+    python bench/platform.py [--bots 10000] [--rulesets 10] [--matches 200000] [--seconds 5] [--rounds 3]
+                             [--connections 8] [--threads 2] [--workers N] [--sqlite] [--keep]
 
 1. Creates a dedicated database: on PostgreSQL when it answers (``BENCH_POSTGRES_URL``, default
    ``postgres://postgres@127.0.0.1:5432/postgres``: a fresh ``uno_arena_bench_<pid>`` is created there and
@@ -12,8 +12,10 @@
    the ratings those matches produce (every bot on every rule set it played).
 3. Serves the site with gunicorn (production settings: ``DEBUG`` off, collected static files) on
    ``127.0.0.1`` only, and drives it with wrk (``--connections`` concurrent keep-alive connections): a
-   trivial view (``/healthz``, the baseline) and then the leaderboard page, bot pages and replays' JSON,
-   each request picking a random rule set, bot or match. A Lua script prints wrk's latency percentiles.
+   trivial view (``/healthz``, the baseline), the leaderboard page (anonymous, and logged in), bot pages
+   and replays' JSON, each request picking a random rule set, bot or match, in ``--rounds`` interleaved
+   rounds (so that other load on the machine hits every page alike). A Lua script prints wrk's latency
+   percentiles; a page's figure is the median over the rounds.
 4. Prints p50/p95/p99 per page and the ratio of the leaderboard's p95 to the trivial view's. The target
    is leaderboard p95 <= 3x trivial p95; the exit status is 1 when it is missed.
 
@@ -32,6 +34,7 @@ import random
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -496,6 +499,15 @@ def wrk(
     raise RuntimeError(f"wrk printed no RESULT line:\n{done.stdout}\n{done.stderr}")
 
 
+def combine(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One page's figures over several rounds: requests, seconds and errors summed, each percentile the
+    median of the rounds' (robust to a round disturbed by something else on the machine)."""
+    total = {key: sum(run[key] for run in runs) for key in ("requests", "seconds", "errors", "non_2xx_3xx")}
+    for key in ("p50", "p90", "p95", "p99", "max"):
+        total[key] = statistics.median(run[key] for run in runs)
+    return total
+
+
 def check_pages(base: str, targets: dict[str, tuple[list[str], dict[str, str]]]) -> None:
     """Fetch one URL of each target and insist on 200 (a benchmark of error pages is worthless)."""
     for name, (paths, headers) in targets.items():
@@ -515,7 +527,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=10_000)
     parser.add_argument("--rulesets", type=int, default=10)
     parser.add_argument("--matches", type=int, default=200_000)
-    parser.add_argument("--seconds", type=int, default=10, help="measured seconds per page")
+    parser.add_argument("--seconds", type=int, default=5, help="measured seconds per page and round")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds over the pages")
     parser.add_argument("--warmup", type=int, default=2, help="unmeasured seconds per page first")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
@@ -556,16 +569,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                     {"Accept-Encoding": "gzip"},
                 ),
             }
-            results: dict[str, dict[str, Any]] = {}
             with gunicorn(env, args.workers, work / "gunicorn.log") as base:
                 check_pages(base, targets)
-                for name, (paths, headers) in targets.items():
+                for paths, headers in targets.values():
                     if args.warmup > 0:
                         wrk(base, paths, work, args.warmup, args.connections, args.threads, headers)
-                    results[name] = wrk(
-                        base, paths, work, args.seconds, args.connections, args.threads, headers
-                    )
-                    say(f"{name}: done")
+                rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
+                for number in range(1, args.rounds + 1):  # interleaved: load drift hits every page alike
+                    for name, (paths, headers) in targets.items():
+                        rounds[name].append(
+                            wrk(base, paths, work, args.seconds, args.connections, args.threads, headers)
+                        )
+                    say(f"round {number}/{args.rounds} done")
+                results = {name: combine(runs) for name, runs in rounds.items()}
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -573,7 +589,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"\nUNO Arena platform benchmark: {vendor}, {args.bots} bots, {args.rulesets} rule sets, "
         f"{args.matches} matches; gunicorn {args.workers} sync workers on 127.0.0.1; wrk {args.threads} "
-        f"threads, {args.connections} connections, {args.seconds:g} s per page ({os.cpu_count()} CPUs)\n"
+        f"threads, {args.connections} connections, {args.rounds} interleaved rounds of {args.seconds} s per page "
+        f"(percentiles: median of the rounds; {os.cpu_count()} CPUs)\n"
     )
     print(f"| {'page':<22} | {'req/s':>8} | {'p50 ms':>7} | {'p95 ms':>7} | {'p99 ms':>7} | {'errors':>6} |")
     print(f"|{'-' * 24}|{'-' * 10}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 8}|")

@@ -154,12 +154,11 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
         number = 1
     key = leaderboard_cache.page_key(slug, number)
     anonymous = _anonymous(request)
-    hits = cache.get_many([key, f"{key}:anonymous"] if anonymous else [key])
-    if f"{key}:anonymous" in hits:
-        response = HttpResponse(hits[f"{key}:anonymous"])
+    if anonymous and (html := cache.get(f"{key}:anonymous")) is not None:
+        response = HttpResponse(html)
         patch_vary_headers(response, ["Cookie"])
         return response
-    cached = hits.get(key)
+    cached = cache.get(key)
     if cached is None:
         ruleset = get_object_or_404(RuleSet, slug=slug)
         page = Paginator(leaderboard_query(ruleset), PAGE_SIZE).get_page(number)
