@@ -32,17 +32,19 @@ few tens of milliseconds.
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A bot that may be seated: its id, rating, rated games, provisional flag and waiting start.
 
     ``waiting_since`` is a time in seconds (any epoch, the same as ``now``): the end of its last game,
-    or when it became eligible if it never played.
+    or when it became eligible if it never played. (A named tuple: the platform builds 100,000 of them
+    per matchmaking round.)
     """
 
     id: int
@@ -154,8 +156,12 @@ class _Pool:
         return [self.items[k] for k in rng.sample(range(len(self.items)), count)]
 
 
+CandidateRow = tuple[int, float, int, bool, float]
+"""A candidate as a plain tuple, in :class:`Candidate`'s field order."""
+
+
 def plan_tables(
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Candidate] | Sequence[CandidateRow],
     now: float,
     settings: PlannerSettings | None = None,
     max_tables: int | None = None,
@@ -171,12 +177,23 @@ def plan_tables(
     n = len(candidates)
     if max_tables is not None and max_tables <= 0:
         return []
-    ratings = [c.rating for c in candidates]
-    prio = [priority(c, now, settings) for c in candidates]
+    # Plain tuples in Candidate's field order are accepted too (cheaper to build by the 100,000).
+    ids = [c[0] for c in candidates]
+    ratings = [c[1] for c in candidates]
+    new_boost, provisional_boost = settings.new_boost, settings.provisional_boost
+    prio = [
+        max(0.0, now - c[4]) + (new_boost if c[2] == 0 else provisional_boost if c[3] else 0.0)
+        for c in candidates
+    ]  # = priority(c, now, settings), inlined: this runs for every candidate
     pool = _Pool(ratings)
-    anchors = sorted(range(n), key=lambda i: (-prio[i], candidates[i].id))
-    tables: list[Table] = []
+    order_keys = list(zip([-p for p in prio], ids, strict=True))
     low, high = settings.min_players, settings.max_players
+    if max_tables is not None and max_tables * (high + 1) < n:
+        # Each anchor looked at is either seated already or opens a table: no more are needed.
+        anchors = heapq.nsmallest(max_tables * (high + 1), range(n), key=order_keys.__getitem__)
+    else:
+        anchors = sorted(range(n), key=order_keys.__getitem__)
+    tables: list[Table] = []
     for anchor in anchors:
         if pool.seated[anchor]:
             continue
@@ -196,5 +213,5 @@ def plan_tables(
             pool.remove(i)
         seats = [anchor, *others]
         rng.shuffle(seats)
-        tables.append(Table(tuple(candidates[i].id for i in seats), explore))
+        tables.append(Table(tuple(ids[i] for i in seats), explore))
     return tables

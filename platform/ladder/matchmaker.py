@@ -14,15 +14,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from arena.matchmaking import Candidate, PlannerSettings, plan_tables
-from arena.ratings import START_RATING, is_provisional
+from arena.matchmaking import CandidateRow, PlannerSettings, plan_tables
+from arena.ratings import PROVISIONAL_GAMES, START_RATING
 from bots.models import Bot, SmokeStatus
 from ladder.conf import ladder_settings
 from ladder.models import LadderMatch
+from ladder.sql import EpochSeconds
 from ladder.tables import Seat, create_tables
 from matches.models import Match, MatchStatus, Participant
 from ratings.models import Rating
@@ -49,42 +50,52 @@ def share_room(deficits: dict[int, int], room: int, start: int = 0) -> dict[int,
     return budget
 
 
-def _seconds(moment: datetime | None) -> float | None:
-    return moment.timestamp() if moment is not None else None
-
-
 def candidates_by_ruleset(
     ruleset_ids: Sequence[int], now: datetime
-) -> tuple[dict[int, list[Candidate]], dict[int, int]]:
-    """Eligible, idle bots per rule set as planner candidates, and each eligible bot's active version
-    (three queries)."""
+) -> tuple[dict[int, list[CandidateRow]], dict[int, int]]:
+    """Eligible, idle bots per rule set as planner candidates (plain tuples in ``Candidate`` order), and
+    each eligible bot's active version
+    (three queries; timestamps come back as epoch seconds, see ``ladder.sql``)."""
     eligible = {
-        bot_id: (version_id, _seconds(checked) or _seconds(created) or now.timestamp())
+        bot_id: (version_id, checked or created or now.timestamp())
         for bot_id, version_id, checked, created in Bot.objects.filter(
             is_active=True, active_version__smoke_status=SmokeStatus.PASSED
-        ).values_list(
-            "id", "active_version_id", "active_version__smoke_checked_at", "active_version__created_at"
         )
+        .annotate(
+            checked=EpochSeconds("active_version__smoke_checked_at"),
+            created=EpochSeconds("active_version__created_at"),
+        )
+        .values_list("id", "active_version_id", "checked", "created")
     }
-    busy = set(
-        Participant.objects.filter(
-            match__status__in=IN_FLIGHT, match__ruleset_id__in=ruleset_ids
-        ).values_list("match__ruleset_id", "bot_id")
-    )
+    busy: dict[int, set[int]] = defaultdict(set)
+    for ruleset_id, bot_id in Participant.objects.filter(
+        match__status__in=IN_FLIGHT, match__ruleset_id__in=ruleset_ids
+    ).values_list("match__ruleset_id", "bot_id"):
+        busy[ruleset_id].add(bot_id)
     rated: dict[int, dict[int, tuple[float, int, float | None]]] = defaultdict(dict)
-    for ruleset_id, bot_id, elo, games, last in Rating.objects.filter(ruleset_id__in=ruleset_ids).values_list(
-        "ruleset_id", "bot_id", "elo", "games", "last_played"
-    ):
-        rated[ruleset_id][bot_id] = (elo, games, _seconds(last))
-    out: dict[int, list[Candidate]] = {}
-    for ruleset_id in ruleset_ids:
-        rows = rated.get(ruleset_id, {})
-        pool = []
-        for bot_id, (_, since) in eligible.items():
-            if (ruleset_id, bot_id) in busy:
-                continue
-            elo, games, played = rows.get(bot_id, (START_RATING, 0, None))
-            pool.append(Candidate(bot_id, elo, games, is_provisional(games), played or since))
+    query = (
+        Rating.objects.filter(ruleset_id__in=ruleset_ids)
+        .annotate(played=EpochSeconds("last_played"))
+        .values_list("ruleset_id", "bot_id", "elo", "games", "played")
+    )
+    # 100,000 rows: straight from the cursor (plain numbers, nothing for Django to convert).
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for ruleset_id, bot_id, elo, games, seconds in cursor.fetchall():
+            rated[ruleset_id][bot_id] = (elo, games, seconds)
+    out: dict[int, list[CandidateRow]] = {}
+    unrated: tuple[float, int, float | None] = (START_RATING, 0, None)
+    idle_since = [(bot_id, since) for bot_id, (_, since) in eligible.items()]
+    for ruleset_id in ruleset_ids:  # 100,000 candidates for 10,000 bots and 10 rule sets: kept lean
+        lookup = rated.get(ruleset_id, {}).get
+        skip = busy.get(ruleset_id, set())
+        pool: list[CandidateRow] = []
+        add = pool.append
+        for bot_id, since in idle_since:
+            if bot_id not in skip:
+                elo, games, played = lookup(bot_id, unrated)
+                add((bot_id, elo, games, games < PROVISIONAL_GAMES, played or since))
         out[ruleset_id] = pool
     return out, {bot_id: version for bot_id, (version, _) in eligible.items()}
 

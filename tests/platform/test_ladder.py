@@ -308,3 +308,16 @@ def test_leaderboard_shows_intervals_and_ranks_provisional_bots_apart(
     assert top["provisional"] is False
     assert top["fit"]["low"] < top["fit"]["elo"] < top["fit"]["high"]
     assert data["results"][-1]["provisional"] is True
+
+
+def test_epoch_seconds_in_the_database(classic: RuleSet, pool: list[Bot]) -> None:
+    from datetime import UTC, datetime
+
+    from ladder.sql import EpochSeconds
+
+    moment = datetime(2026, 3, 4, 5, 6, 7, 890000, tzinfo=UTC)
+    Rating.objects.create(bot=pool[0], ruleset=classic, last_played=moment)
+    Rating.objects.create(bot=pool[1], ruleset=classic)
+    rows = dict(Rating.objects.annotate(seconds=EpochSeconds("last_played")).values_list("bot_id", "seconds"))
+    assert rows[pool[0].pk] == pytest.approx(moment.timestamp(), abs=1e-3)
+    assert rows[pool[1].pk] is None
