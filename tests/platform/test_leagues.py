@@ -380,5 +380,7 @@ def test_running_leagues_include(running: League, other: Any) -> None:
     html = render_to_string("web/_running_leagues.html")
     assert running.name in html
     assert "round 2 of 3" in html
+    home = Client().get("/").content.decode()
+    assert f"/leagues/{running.slug}/" in home  # the home page includes it
     League.objects.update(status=LeagueStatus.FINISHED)
     assert "Running leagues" not in render_to_string("web/_running_leagues.html")
