@@ -4,7 +4,7 @@ from typing import Any
 
 from django.apps import AppConfig
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 
 FINAL = {"finished", "failed"}
 
@@ -19,6 +19,15 @@ def _match_saved(sender: Any, instance: Any, created: bool = False, **kwargs: An
     transaction.on_commit(lambda: on_match_final(match_id), robust=True)
 
 
+def _league_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A deleted league takes its beat schedule with it."""
+    from django_celery_beat.models import PeriodicTask
+
+    from leagues.schedule import task_name
+
+    PeriodicTask.objects.filter(name=task_name(instance)).delete()
+
+
 class LeaguesConfig(AppConfig):
     """Configuration of the ``leagues`` app."""
 
@@ -26,5 +35,6 @@ class LeaguesConfig(AppConfig):
     name = "leagues"
 
     def ready(self) -> None:
-        """Connect the match signal."""
+        """Connect the match and league signals."""
         post_save.connect(_match_saved, sender="matches.Match", dispatch_uid="leagues-match-final")
+        post_delete.connect(_league_deleted, sender="leagues.League", dispatch_uid="leagues-deleted")

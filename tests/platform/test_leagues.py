@@ -98,6 +98,14 @@ def test_a_league_schedules_itself_with_celery_beat(classic: RuleSet) -> None:
     assert PeriodicTask.objects.filter(name=f"league-{league.pk}").count() == 1
 
 
+def test_a_deleted_league_takes_its_schedule_along(classic: RuleSet) -> None:
+    league = make_league(classic)
+    pk = league.pk
+    league.delete()
+    assert not PeriodicTask.objects.filter(name=f"league-{pk}").exists()
+    assert tasks.league_tick(pk) == "gone"  # a message already sent finds nothing to do
+
+
 def test_bad_cron_is_refused(web: dict[str, Client], classic: RuleSet) -> None:
     response = web["staff"].post("/leagues/new/", form_data(schedule_kind="cron", cron="61 * * *"))
     assert response.status_code == 200
