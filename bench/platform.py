@@ -9,7 +9,7 @@
 2. Seeds it with COPY (PostgreSQL) or executemany (SQLite): ``--bots`` bots of ``--bots // 5`` users, each
    with a version; ``--rulesets`` engine presets; ``--matches`` matches of 2-4 seats (98 % finished, each
    with a replay of a real game of its rule set and table size, gzip JSON as the match task stores it), and
-   the ratings those matches produce (every bot on every rule set it played).
+   the ratings and the rating history those matches produce (every bot on every rule set it played).
 3. Serves the site with gunicorn (production settings: ``DEBUG`` off, collected static files) on
    ``127.0.0.1`` only, and drives it with wrk (``--connections`` concurrent keep-alive connections): a
    trivial view (``/healthz``, the baseline), the leaderboard page (anonymous, and logged in), bot pages
@@ -255,7 +255,7 @@ def seed(n_bots: int, n_rulesets: int, n_matches: int) -> dict[str, Any]:
     from arena.rules import PRESETS
     from bots.models import Bot, BotVersion
     from matches.models import Match, Participant, Replay
-    from ratings.models import Rating
+    from ratings.models import Rating, RatingHistory
     from rulesets.engine import sync_presets
     from rulesets.models import RuleSet
 
@@ -316,6 +316,7 @@ def seed(n_bots: int, n_rulesets: int, n_matches: int) -> dict[str, Any]:
         matches: list[dict[str, Any]] = []
         seats: list[dict[str, Any]] = []
         replay_rows: list[dict[str, Any]] = []
+        history: list[dict[str, Any]] = []
         span = timedelta(days=180)
         for match_id in range(1, n_matches + 1):
             slug = slugs[match_id % len(slugs)]
@@ -366,16 +367,32 @@ def seed(n_bots: int, n_rulesets: int, n_matches: int) -> dict[str, Any]:
                     "stderr": "",
                 }
                 if finished and rated:
-                    rating = ratings.setdefault(
-                        (bot_id, ruleset_id),
-                        {"elo": rng.gauss(1500, 60), "games": 0, "wins": 0, "last_played": None},
-                    )
+                    rating = ratings.get((bot_id, ruleset_id))
+                    if rating is None:
+                        rating = ratings[(bot_id, ruleset_id)] = {
+                            "id": len(ratings) + 1,
+                            "elo": rng.gauss(1500, 60),
+                            "games": 0,
+                            "wins": 0,
+                            "last_played": None,
+                        }
                     row["rating_before"] = rating["elo"]
                     rating["elo"] += (players + 1 - 2 * place) * rng.uniform(2, 12)
                     row["rating_after"] = rating["elo"]
                     rating["games"] += 1
                     rating["wins"] += place == 1
                     rating["last_played"] = ended
+                    history.append(
+                        {
+                            "id": len(history) + 1,
+                            "rating_id": rating["id"],
+                            "match_id": match_id,
+                            "elo_before": row["rating_before"],
+                            "elo_after": row["rating_after"],
+                            "games": rating["games"],
+                            "created_at": ended,
+                        }
+                    )
                 seats.append(row)
             if finished:
                 data, size = rng.choice(replays[(slug, players)])
@@ -390,13 +407,15 @@ def seed(n_bots: int, n_rulesets: int, n_matches: int) -> dict[str, Any]:
         copy_rows(
             Rating,
             (
-                {"id": i, "bot_id": bot_id, "ruleset_id": ruleset_id, **values}
-                for i, ((bot_id, ruleset_id), values) in enumerate(sorted(ratings.items()), 1)
+                {"bot_id": bot_id, "ruleset_id": ruleset_id, **values}
+                for (bot_id, ruleset_id), values in ratings.items()
             ),
         )
+        copy_rows(RatingHistory, history)
+        say(f"ratings and their history copied at {time.perf_counter() - started:.1f} s")
         with connection.cursor() as cursor:
             for sql in connection.ops.sequence_reset_sql(
-                no_style(), [User, Bot, BotVersion, Match, Participant, Rating]
+                no_style(), [User, Bot, BotVersion, Match, Participant, Rating, RatingHistory]
             ):
                 cursor.execute(sql)
     with connection.cursor() as cursor:
@@ -404,7 +423,8 @@ def seed(n_bots: int, n_rulesets: int, n_matches: int) -> dict[str, Any]:
         cursor.execute("ANALYZE")
     say(
         f"seeded {n_bots} bots, {len(slugs)} rule sets, {n_matches} matches, {len(seats)} seats, "
-        f"{len(replay_rows)} replays, {len(ratings)} ratings in {time.perf_counter() - started:.1f} s"
+        f"{len(replay_rows)} replays, {len(ratings)} ratings, {len(history)} rating changes "
+        f"in {time.perf_counter() - started:.1f} s"
     )
     finished_ids = [row["match_id"] for row in replay_rows]
     return {"slugs": slugs, "bots": list(range(1, n_bots + 1)), "finished": finished_ids}
