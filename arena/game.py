@@ -127,8 +127,8 @@ class Game:
     def __init__(
         self,
         rules: RuleSet,
-        players: int,
-        seed: int | None = None,
+        players: object,
+        seed: object = None,
         *,
         deck: list[str] | None = None,
         dealer: int | None = None,
@@ -137,6 +137,8 @@ class Game:
             raise ArenaError(
                 f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players!r}"
             )
+        if seed is not None and not isinstance(seed, int):
+            raise ArenaError(f"a seed is an integer, not {seed!r}")
         self.rules: Final = rules
         self.n: Final = players
         self.seed: Final = random.SystemRandom().randrange(2**63) if seed is None else seed
