@@ -49,6 +49,9 @@ def load_bot_module(path: str | Path) -> ModuleType:
     name = f"uno_arena_bot_{path.stem}"
     if name in sys.modules:
         return sys.modules[name]
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.append(folder)  # bots import helpers that sit next to them (e.g. uno_bot.py)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot import a bot from {path}")

@@ -14,65 +14,11 @@ What it does (see docs/bots.md for its measured strength):
   with the smallest hand.
 
 Its policy is the pure function :func:`choose` (a request and a :class:`Memory` in, an action out), so it
-can be measured in-process; :class:`Strategist` wires it to the uno_bot helper pasted below. Runnable as
+can be measured in-process; :class:`Strategist` wires it to the uno_bot helper (imported from this folder). Runnable as
 ``python3 strategist.py``.
 """
 
-import json
-import sys
-
-
-# ---- uno_bot helper, protocol v1 (docs/protocol.md): copy from here (after importing json and sys) ----
-class Bot:
-    """Override decide(); the other hooks are optional. Events reach on_event() before the message
-    that carries them is handled, so the state a bot keeps is up to date when decide() is called."""
-
-    name = "bot"
-
-    def on_hello(self, hello):
-        """The greeting: hello["seat"], ["players"], ["names"], ["rules"] (every option), ["limits"]."""
-
-    def on_event(self, event):
-        """One public event, redacted for this seat (other players' cards are counts), in game order."""
-
-    def decide(self, request):
-        """Return one of request["legal"]; request["observation"] is what this seat sees now."""
-        return request["legal"][0]
-
-    def on_hand_end(self, message):
-        """A hand ended: message["winner"], ["points"], ["scores"]."""
-
-    def on_match_end(self, message):
-        """The match ended: message["places"], ["scores"]. run() returns after this."""
-
-
-def run(bot, stdin=None, stdout=None):
-    """Play one match over stdin/stdout: answer hello with ready and every request with an action."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    for line in stdin:
-        message = json.loads(line)
-        kind = message["type"]
-        for event in message.get("events", ()):
-            bot.on_event(event)
-        if kind == "request":
-            action = bot.decide(message)
-            stdout.write(f'{{"type":"action","id":{message["id"]},"action":"{action}"}}\n')
-            stdout.flush()
-        elif kind == "hello":
-            bot.on_hello(message)
-            stdout.write(json.dumps({"type": "ready", "name": bot.name}) + "\n")
-            stdout.flush()
-        elif kind == "hand_end":
-            bot.on_hand_end(message)
-        elif kind == "match_end":
-            bot.on_match_end(message)
-            return
-        elif kind == "error":
-            sys.stderr.write(f"referee: {message['fault']}: {message['message']}\n")
-
-
-# ---- end of the uno_bot helper ----
+from uno_bot import Bot, run  # the protocol helper, in the same folder
 
 COLOURS = "RYGB"
 NEUTRAL = ("draw", "keep", "take", "pass", "challenge", "catch", "slap")

@@ -1,8 +1,8 @@
 """uno_bot: a tiny, dependency-free helper for writing UNO Arena bots in Python (protocol version 1).
 
-Copy it: either put this file next to your bot and ``from uno_bot import Bot, run`` (upload a zip), or
-paste the block between the two ``uno_bot helper`` marker lines into your single-file bot, as the
-example bots do. Subclass :class:`Bot`, override :meth:`Bot.decide` (and, if you track cards, the other
+Copy it: either put this file next to your bot and ``from uno_bot import Bot, run`` (upload both as a
+zip, as the example bots are loaded), or paste the block between the two ``uno_bot helper`` marker lines
+into a single-file bot. Subclass :class:`Bot`, override :meth:`Bot.decide` (and, if you track cards, the other
 hooks), then call ``run(MyBot())``. The protocol is in docs/protocol.md.
 
 Run on its own, this file is a complete (if simple) bot: it plays the first legal action.

@@ -7,6 +7,8 @@ meant to be copied, not played against) are left out.
 from __future__ import annotations
 
 import hashlib
+import io
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,25 @@ from bots.validation import validate_upload
 
 #: Example files that run but are not example opponents.
 NOT_OPPONENTS = frozenset({"uno_bot.py", "template_bot.py"})
+
+#: The protocol helper the examples import; it is packed next to each of them.
+HELPER = "uno_bot.py"
+
+
+def example_upload(path: Path) -> tuple[str, bytes, str]:
+    """(file name, data, entry point) of an example: a zip of the bot and the helper it imports, or the
+    single file when it imports none."""
+    helper = path.parent / HELPER
+    source = path.read_bytes()
+    if not helper.is_file() or b"from uno_bot import" not in source:
+        return path.name, source, ""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member in (path, helper):
+            info = zipfile.ZipInfo(member.name, date_time=(2020, 1, 1, 0, 0, 0))  # stable bytes, stable hash
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, member.read_bytes())
+    return f"{path.stem}.zip", buffer.getvalue(), path.name
 
 
 class Command(BaseCommand):
@@ -55,7 +76,7 @@ class Command(BaseCommand):
 
     def load(self, user: Any, path: Path) -> None:
         """Create or update the bot of one example file."""
-        data = path.read_bytes()
+        filename, data, entry_point = example_upload(path)
         name = path.stem.replace("_", "-")
         bot, _ = Bot.objects.get_or_create(
             name=name, defaults={"owner": user, "description": f"Example bot from bots_examples/{path.name}."}
@@ -63,10 +84,10 @@ class Command(BaseCommand):
         if bot.owner_id != user.pk:
             self.stderr.write(f"skipped {name}: a bot of that name belongs to someone else")
             return
-        sha = hashlib.sha256(validate_upload(path.name, data).archive).hexdigest()
+        sha = hashlib.sha256(validate_upload(filename, data, entry_point).archive).hexdigest()
         current = bot.active_version
         if current is not None and current.sha256 == sha:
             self.stdout.write(f"{name}: up to date (v{current.number}, {current.smoke_status})")
             return
-        version = create_version(bot, path.name, data)
+        version = create_version(bot, filename, data, entry_point)
         self.stdout.write(f"{name}: loaded v{version.number} (smoke test queued)")
