@@ -34,10 +34,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-# bench/ holds a platform.py (the platform benchmark): take this folder off sys.path so that every
-# ``import platform`` gets the standard library's module.
 HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 REPO = HERE.parent
 sys.path[:0] = [str(REPO), str(REPO / "platform")]
 

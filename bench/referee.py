@@ -31,9 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-# The repository root replaces this folder on the path (a bench/platform.py shadows the stdlib module).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.remove(sys.path[1])
 
 from arena import protocol
 from arena.game import Game, redact

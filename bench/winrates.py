@@ -17,9 +17,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-# The repository root replaces this folder on the path (a bench/platform.py shadows the stdlib module).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.remove(sys.path[1])
 
 from arena.inprocess import load_bot_module, play_local
 from arena.rules import parse_rules

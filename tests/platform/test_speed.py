@@ -1,4 +1,4 @@
-"""What the benchmark (bench/platform.py) relies on: a trivial baseline view, leaderboard pages served
+"""What the benchmark (bench/web.py) relies on: a trivial baseline view, leaderboard pages served
 from the cache yet always current, and query counts that do not grow with the data (no N+1)."""
 
 from __future__ import annotations

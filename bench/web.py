@@ -1,6 +1,6 @@
 """Platform speed: a seeded database served by gunicorn on loopback, measured with wrk.
 
-    python bench/platform.py [--bots 10000] [--rulesets 10] [--matches 200000] [--seconds 5] [--rounds 3]
+    python bench/web.py [--bots 10000] [--rulesets 10] [--matches 200000] [--seconds 5] [--rounds 3]
                              [--connections 8] [--threads 2] [--workers N] [--sqlite] [--keep]
 
 1. Creates a dedicated database: on PostgreSQL when it answers (``BENCH_POSTGRES_URL``, default
@@ -45,10 +45,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-# This file is called platform.py, like the standard-library module: take its folder off sys.path so
-# that every ``import platform`` (Django, psycopg, gunicorn...) gets the real one.
 HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 REPO = HERE.parent
 PLATFORM = REPO / "platform"
 sys.path[:0] = [str(REPO), str(PLATFORM)]
