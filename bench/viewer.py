@@ -36,17 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.replay_view import expand  # noqa: E402
+from tests.browser import launch  # noqa: E402
 from tests.viewer.engine_games import long_replay  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -140,7 +131,7 @@ def main() -> int:
         server = _serve(folder)
         url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = launch(playwright)
             first: list[float] = []
             for _ in range(args.runs):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})

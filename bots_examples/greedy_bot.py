@@ -1,26 +1,12 @@
 """Greedy bot: plays the highest-value playable card and names the colour it holds most of.
 
 Always declares UNO, catches, slaps, jumps in and stacks; never challenges; takes a drawn card when it
-can play it; swaps hands with the smallest hand. A single file runnable as ``python3 greedy_bot.py``;
-it imports the uno_bot helper from
-its own folder (upload both files as a zip).
+can play it; swaps hands with the smallest hand. Runnable as ``python3 greedy_bot.py``;
+it imports the uno_bot helper from its own
+folder (upload both files as a zip).
 """
 
-from uno_bot import Bot, run  # the protocol helper, in the same folder
-
-COLOURS = "RYGB"
-
-
-def points(code):
-    """Card value: numbers their face, Skip/Reverse/Draw Two 20, Shuffle/Customizable 40, others 50."""
-    rank = code[1:] if code[0] in COLOURS else code
-    if rank.isdigit():
-        return int(rank)
-    if rank in ("S", "R", "D2"):
-        return 20
-    if rank in ("WS", "WC"):
-        return 40
-    return 50
+from uno_bot import COLOURS, Bot, points, run  # the protocol helper, in the same folder
 
 
 def most_common_colour(hand):

@@ -18,25 +18,12 @@ can be measured in-process; :class:`Strategist` wires it to the uno_bot helper (
 ``python3 strategist.py``.
 """
 
-from uno_bot import Bot, run  # the protocol helper, in the same folder
+from uno_bot import COLOURS, Bot, points, run  # the protocol helper, in the same folder
 
-COLOURS = "RYGB"
 NEUTRAL = ("draw", "keep", "take", "pass", "challenge", "catch", "slap")
 #: Cards of each colour in each deck, and the deck sizes (docs/rules.md).
-COLOUR_CARDS = {"classic": 25, "2018": 25, "blank": 25, "no-mercy": 28}
+COLOUR_CARDS = {"classic": 25, "2018": 25, "blank": 25, "no-mercy": 32}
 DECK_SIZE = {"classic": 108, "2018": 112, "blank": 112, "no-mercy": 148}
-
-
-def points(code):
-    """Card value: numbers their face, Skip/Reverse/Draw Two 20, Shuffle/Customizable 40, others 50."""
-    rank = code[1:] if code[0] in COLOURS else code
-    if rank.isdigit():
-        return int(rank)
-    if rank in ("S", "R", "D2"):
-        return 20
-    if rank in ("WS", "WC"):
-        return 40
-    return 50
 
 
 def colour_of(code):

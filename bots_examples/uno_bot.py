@@ -64,5 +64,22 @@ def run(bot, stdin=None, stdout=None):
 
 # ---- end of the uno_bot helper ----
 
+
+# ---- card helpers (optional): what the cards are worth ----
+COLOURS = "RYGB"
+
+
+def points(code):
+    """Card value: numbers their face, Skip/Reverse/Draw Two 20, Shuffle/Customizable 40, others 50."""
+    rank = code[1:] if code[0] in COLOURS else code
+    if rank.isdigit():
+        return int(rank)
+    if rank in ("S", "R", "D2"):
+        return 20
+    if rank in ("WS", "WC"):
+        return 40
+    return 50
+
+
 if __name__ == "__main__":
     run(Bot())

@@ -21,6 +21,7 @@ import pytest
 from django.core.management import call_command
 
 from bots.models import Bot, BotVersion, SmokeStatus
+from tests.browser import CHROMIUM, launch
 from tests.platform.live_support import CeleryWorker, need, redis_broker, require_examples, tiny_bot, wait_for
 
 pytestmark = [
@@ -31,26 +32,15 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 
-
-def require_chromium() -> str:
-    """The Debian Chromium binary (skip, or fail on CI, without it or without Playwright)."""
+def require_chromium() -> None:
+    """Skip (or fail on CI) without Debian Chromium, chromedriver or Playwright."""
     need(CHROMIUM.exists(), f"{CHROMIUM} is missing (apt-get install chromium chromium-driver)")
     need(shutil.which("chromedriver"), "chromedriver is missing (apt-get install chromium-driver)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         need(False, "Playwright for Python is not installed (requirements-dev.txt)")
-    return str(CHROMIUM)
 
 
 def _reload_until(page: Any, selector: str, text: str, timeout: float) -> str:
@@ -72,7 +62,7 @@ def test_sign_up_upload_challenge_and_watch(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    executable = require_chromium()
+    require_chromium()
     require_examples()
     # Playwright's sync API runs an event loop in this thread; the ORM calls of the test are plain
     # blocking calls and safe (this is Django's documented escape hatch for such callers).
@@ -97,7 +87,7 @@ def test_sign_up_upload_challenge_and_watch(
         )
 
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+            browser = launch(p)
             try:
                 page = browser.new_page()
                 page.set_default_timeout(30_000)

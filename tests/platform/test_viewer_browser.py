@@ -24,6 +24,7 @@ from arena.replay import new_game, steps
 from bots.models import Bot
 from matches.models import Match, Replay
 from rulesets.models import RuleSet
+from tests.browser import CHROMIUM, launch
 from tests.platform.factories import make_bot
 from tests.platform.live_support import need
 from tests.platform.viewer_support import finished_match, screenshot_stats, stderr_rows
@@ -31,15 +32,6 @@ from tests.viewer.engine_games import case_replay
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
@@ -56,7 +48,7 @@ def browser() -> Iterator[Any]:
     # synchronous ones (as in test_browser.py).
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
 
