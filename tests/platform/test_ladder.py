@@ -95,10 +95,14 @@ def test_capacity_follows_the_live_workers(
     assert Match.objects.count() == 3
 
 
-def test_a_bot_is_never_queued_twice_on_a_rule_set(pool: list[Bot]) -> None:
+@pytest.mark.parametrize("epsilon", [0.0, 1.0])
+def test_a_bot_is_never_queued_twice_on_a_rule_set(pool: list[Bot], settings: Any, epsilon: float) -> None:
+    settings.UNO_ARENA_LADDER_EPSILON = epsilon  # 1.0: every table is an exploration table of random size
     matchmaker.plan_round(capacity=100, rulesets=["classic"], queued=100)
     seats = list(Match.objects.filter(ruleset__slug="classic").values_list("participants__bot_id", flat=True))
-    assert len(seats) == len(set(seats)) == 12  # everyone seated once, nobody twice
+    assert len(seats) == len(set(seats))  # nobody twice
+    # Tables of the planned size seat everyone; random sizes may leave fewer than a table's minimum over.
+    assert len(seats) == 12 if epsilon == 0 else len(seats) >= 12 - 1
 
 
 def test_ineligible_bots_are_left_out(classic: RuleSet, owner: Any) -> None:
