@@ -20,10 +20,20 @@ FORMAT: Final = "uno-arena-replay"
 VERSION: Final = 1
 
 
+def _sha256(value: Any) -> str:
+    """SHA-256 of the canonical JSON of a value (sorted keys, no spaces, ASCII)."""
+    payload = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
 def events_digest(events: Sequence[dict[str, Any]]) -> str:
     """SHA-256 of the canonical JSON of an event list."""
-    payload = json.dumps(events, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
-    return hashlib.sha256(payload.encode()).hexdigest()
+    return _sha256(list(events))
+
+
+def content_digest(replay: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of every field of a replay but ``sha256`` itself."""
+    return _sha256({key: value for key, value in replay.items() if key != "sha256"})
 
 
 def make_replay(
@@ -55,6 +65,7 @@ def make_replay(
     }
     if extra:
         replay["extra"] = extra
+    replay["sha256"] = content_digest(replay)
     return replay
 
 
@@ -121,7 +132,9 @@ def resimulate(replay: dict[str, Any]) -> Game:
 
 
 def verify_replay(replay: dict[str, Any]) -> Game:
-    """Re-simulate and check the stored outcome and event digest; raises ReplayError on any mismatch."""
+    """Re-simulate and check the stored outcome, event digest and content digest (which also covers
+    what does not change the play: unused rule options, names, think times, faults); raises ReplayError
+    on any mismatch."""
     game = resimulate(replay)
     stored = replay.get("outcome")
     actual = game.outcome.to_dict() if game.outcome else None
@@ -132,4 +145,6 @@ def verify_replay(replay: dict[str, Any]) -> Game:
     digest = events_digest(game.events)
     if replay.get("events_sha256") != digest:
         raise ReplayError("replay event digest does not match its re-simulation (the replay was altered)")
+    if replay.get("sha256") != content_digest(replay):
+        raise ReplayError("replay content digest does not match (the replay was altered)")
     return game

@@ -72,15 +72,24 @@ def test_steps_yield_each_decisions_events():
     assert resimulate(replay).events == game.events
 
 
-def test_faults_and_extra_metadata_are_kept_and_not_verified():
+def test_faults_and_extra_metadata_are_kept_and_covered_by_the_content_digest():
     game = finished_game()
     faults = [None] * len(game.history)
     faults[0] = {"kind": "timeout"}
     replay = make_replay(game, faults=faults, extra={"match": 7})
     assert replay["decisions"][0][3] == {"kind": "timeout"}
     assert replay["extra"] == {"match": 7}
-    replay["decisions"][0][2] = 99.0
-    verify_replay(replay)
+    verify_replay(json.loads(json.dumps(replay)))
+    replay["decisions"][0][2] = 99.0  # a think time changes nothing in the game, but it is an edit
+    with pytest.raises(ReplayError, match="content digest"):
+        verify_replay(replay)
+
+
+def test_an_edited_rule_option_that_never_came_into_play_is_detected():
+    replay = make_replay(finished_game())
+    replay["rules"]["max_hands"] += 1  # the game ended long before: re-simulation alone cannot tell
+    with pytest.raises(ReplayError, match="content digest"):
+        verify_replay(replay)
 
 
 @pytest.mark.parametrize(
