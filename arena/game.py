@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from arena import actions as A
-from arena.cards import CARDS, COLOURS, deck_cards, parse_card
+from arena.cards import CARDS, COLOURS, deck_cards, parse_cards
 from arena.errors import ArenaError, IllegalAction, NotYourTurn
 from arena.rules import RuleSet
 
@@ -145,7 +145,7 @@ class Game:
         self.rng = random.Random(self.seed)
         self.explicit_deck: Final = list(deck) if deck is not None else None
         restricted, standard_deck = _rule_tables(rules)
-        self._cards = parse_card_list(deck) if deck is not None else standard_deck
+        self._cards = parse_cards(deck) if deck is not None else standard_deck
         if len(self._cards) <= rules.hand_size * players:
             raise ArenaError(
                 f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players"
@@ -962,11 +962,6 @@ def _group(order: list[int], key: list[int]) -> list[tuple[int, ...]]:
         else:
             groups.append([s])
     return [tuple(g) for g in groups]
-
-
-def parse_card_list(codes: list[str]) -> list[int]:
-    """Card ids of an explicit deck (top of the pile first); raises CardCodeError naming a bad code."""
-    return [parse_card(code) for code in codes]
 
 
 def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
