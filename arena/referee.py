@@ -131,6 +131,9 @@ class MatchResult:
     think_seconds: list[float] = field(default_factory=list)
     play_seconds: float = 0.0
     """Wall time of the decision loops alone (bots' start-up and shutdown excluded)."""
+    decision_stderr: list[list[list[Any]]] = field(default_factory=list)
+    """Per bot, its stderr filed by decision as ``[game, seat, decision, text]`` rows; empty unless the
+    caller wrapped the connections in ``arena.decision_stderr.DecisionStderr`` (the platform does)."""
 
 
 @dataclass

@@ -67,5 +67,5 @@ def play(
     result = run_match(rules, bot_entries(versions, runner, recorders), seed, options, duplicate=duplicate)
     # Each bot's stderr per decision, [game, seat, decision, text] rows, for its owner in the replay viewer
     # (stored by viewer.services.store_decision_logs).
-    result.decision_stderr = [[row for r in rs for row in r.rows] for rs in recorders]  # type: ignore[attr-defined]
+    result.decision_stderr = [[row for r in rs for row in r.rows] for rs in recorders]
     return result
