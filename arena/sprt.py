@@ -27,6 +27,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.ratings import expected_score
+
 ALPHA = 0.05
 BETA = 0.05
 Z95 = 1.959963984540054
@@ -35,7 +37,7 @@ _EMPTY = 1e-3
 
 def score_from_elo(elo: float) -> float:
     """Expected score (0..1) of a player ``elo`` logistic Elo points stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return expected_score(elo, 0.0)
 
 
 def elo_from_score(score: float) -> float:
