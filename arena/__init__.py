@@ -1,17 +1,17 @@
-"""UNO Arena's game engine: cards, rule sets, the game state machine, replays, the protocol and referee.
+"""UNO Arena without Django or Docker, in four layers, each a subpackage:
 
-Pure Python, no Django and no Docker: the single source of truth for the rules. ``scripts/build-engine``
-can compile the hot modules with mypyc; see arena._accel.
+- :mod:`arena.engine`: cards, rule sets, the game state machine, replays (the rules' one source of truth);
+- :mod:`arena.play`: the bot protocol, the referee and the command line that run matches;
+- :mod:`arena.ratings`: Elo, the batch rating fit, rank statistics;
+- :mod:`arena.tournaments`: ladder matchmaking, league formats, standings, version tests.
+
+The names below are the engine's public face: ``from arena import Game, preset``.
 """
 
-from arena import _accel
-
-COMPILED = _accel.enable(__path__)
-"""True when the mypyc-compiled engine modules are in use."""
-
-# The imports below must come after the compiled modules are put on the package path.
-
-from arena.errors import (  # noqa: E402
+from arena.engine import COMPILED
+from arena.engine.game import Game, Outcome
+from arena.engine.rules import PRESETS, RuleSet, parse_rules, preset
+from arena.errors import (
     ArenaError,
     CardCodeError,
     IllegalAction,
@@ -20,8 +20,6 @@ from arena.errors import (  # noqa: E402
     ReplayError,
     RulesError,
 )
-from arena.game import Game, Outcome  # noqa: E402
-from arena.rules import PRESETS, RuleSet, parse_rules, preset  # noqa: E402
 
 __all__ = [
     "COMPILED",

@@ -7,17 +7,17 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from arena.engine.rules import OPTIONS, PRESETS, parse_rules
 from arena.errors import ArenaError
-from arena.rules import OPTIONS, PRESETS, parse_rules
 
 # Modules that add their own subcommands with ``add_parser(subparsers)``; optional until they exist.
-_PLUGINS = ("arena.match_cli", "arena.replay_log")
+_PLUGINS = ("arena.play.match_cli", "arena.engine.replay_log")
 
 
 def _simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from arena.simulate import format_report, simulate
+    from arena.play.simulate import format_report, simulate
 
     rules = parse_rules(args.rules)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]

@@ -5,7 +5,7 @@
 Both engines play the same kind of random game, RLCard's: a uniformly random card play when there is
 one, a draw only when there is none, a playable drawn card played at once (RLCard plays it itself).
 Our engine still offers every decision point (UNO declaration, play-or-keep, challenge, catch...); the
-policy (arena.policies.rlcard_like_policy) answers them. A second line plays uniformly random legal
+policy (arena.engine.policies.rlcard_like_policy) answers them. A second line plays uniformly random legal
 actions over our full action set (voluntary draws included), which makes far longer games.
 Also printed: memory per live game state (tracemalloc, mid-game).
 """
@@ -26,9 +26,9 @@ import os
 import subprocess
 
 import arena
-from arena.game import Game
-from arena.policies import random_policy, rlcard_like_policy
-from arena.rules import preset
+from arena.engine.game import Game
+from arena.engine.policies import random_policy, rlcard_like_policy
+from arena.engine.rules import preset
 
 
 def run_ours(players: int, seconds: float, policy=rlcard_like_policy) -> tuple[float, float, float]:

@@ -183,7 +183,7 @@ def bench_matchmaking(bots: int, rulesets: int) -> None:
     """Print the steady-state round, the planning of a round seating every bot, and that whole round."""
     from django.utils import timezone
 
-    from arena.matchmaking import PlannerSettings, plan_tables
+    from arena.tournaments.matchmaking import PlannerSettings, plan_tables
     from ladder.matchmaker import candidates_by_ruleset, plan_round
     from rulesets.models import RuleSet
 

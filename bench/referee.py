@@ -16,7 +16,7 @@
    against a raw round trip. Baselines and matches alternate ``--rounds`` times; medians are printed.
 2. Start-up per bot per match: ``runner.start`` + hello/ready, and ``close``, per runner.
 3. Whole-match throughput: four ``bots_examples/strategist.py`` bots, ``classic-single`` (one hand), per
-   runner, against the same four strategists in-process (``arena.inprocess.play_local``: the engine and
+   runner, against the same four strategists in-process (``arena.play.inprocess.play_local``: the engine and
    the policy, no processes, no JSON). "loop" is the decision loop alone (start-up and shutdown excluded).
 """
 
@@ -33,11 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena import protocol
-from arena.game import Game, redact
-from arena.inprocess import load_bot_module, play_local
-from arena.referee import BotEntry, MatchSettings, run_match
-from arena.rules import parse_rules, preset
+from arena.engine.game import Game, redact
+from arena.engine.rules import parse_rules, preset
+from arena.play import protocol
+from arena.play.inprocess import load_bot_module, play_local
+from arena.play.referee import BotEntry, MatchSettings, run_match
 from sandbox import BotSpec, Limits, Runner, runner_class
 from sandbox.process import ProcessRunner
 

@@ -3,7 +3,7 @@
     python bench/viewer.py [--decisions 2000] [--steps 400] [--runs 3]
 
 Prints:
-- the server side: re-simulation into viewer data (``arena.replay_view.expand``) and its size (raw, gzip);
+- the server side: re-simulation into viewer data (``arena.engine.replay_view.expand``) and its size (raw, gzip);
 - time to first render: from navigation to the first drawn table (module loading, fetching and parsing
   the viewer data, the first state, the DOM), the median of ``--runs`` page loads;
 - per-step time: stepping forward and back decision by decision, stepping event by event, and seeking to
@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.replay_view import expand  # noqa: E402
+from arena.engine.replay_view import expand  # noqa: E402
 from tests.browser import launch  # noqa: E402
 from tests.viewer.engine_games import long_replay  # noqa: E402
 

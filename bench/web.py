@@ -203,10 +203,10 @@ def bot_archive() -> tuple[bytes, str]:
 def real_replays(slugs: Sequence[str], per_table: int = 2) -> dict[tuple[str, int], list[tuple[bytes, int]]]:
     """Replays of real games (greedy policy, think times filled in) per (rule set, players), packed as
     the match task stores them."""
-    from arena.game import Game
-    from arena.policies import greedy_policy
-    from arena.replay import make_replay
-    from arena.rules import preset
+    from arena.engine.game import Game
+    from arena.engine.policies import greedy_policy
+    from arena.engine.replay import make_replay
+    from arena.engine.rules import preset
     from matches.models import Replay
 
     replays: dict[tuple[str, int], list[tuple[bytes, int]]] = {}
@@ -249,7 +249,7 @@ def seed(n_bots: int, n_rulesets: int, n_matches: int) -> dict[str, Any]:
     from django.core.management.color import no_style
     from django.db import connection, transaction
 
-    from arena.rules import PRESETS
+    from arena.engine.rules import PRESETS
     from bots.models import Bot, BotVersion
     from matches.models import Match, Participant, Replay
     from ratings.models import Rating, RatingHistory

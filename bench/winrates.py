@@ -5,7 +5,7 @@
 Each cell plays ``--games`` games of strategist against copies of one opponent (2 or 4 players);
 strategist's seat rotates with the game number and the seed is the game number, so every cell sees the
 same deals. The bots are the real files of ``bots_examples/``, driven through
-:func:`arena.inprocess.play_local` (the referee's messages as dicts, no processes). A win is first place;
+:func:`arena.play.inprocess.play_local` (the referee's messages as dicts, no processes). A win is first place;
 a shared first place counts as a fraction. Intervals are 95% Wilson intervals. Prints a Markdown table.
 """
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.inprocess import load_bot_module, play_local
-from arena.rules import parse_rules
-from arena.stats import wilson_interval
+from arena.engine.rules import parse_rules
+from arena.play.inprocess import load_bot_module, play_local
+from arena.ratings.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "bots_examples"
@@ -55,7 +55,7 @@ def chunk(rules_spec: str, players: int, opponent: str, first: int, count: int) 
 def referee_sample(rules_spec: str, players: int, opponent: str, games: int) -> tuple[float, int]:
     """Strategist's wins over the first ``games`` games played through the real referee and the process
     runner, and how many of them made exactly the decisions the in-process game made."""
-    from arena.referee import BotEntry, run_match
+    from arena.play.referee import BotEntry, run_match
     from sandbox import BotSpec, Limits
     from sandbox.process import ProcessRunner
 

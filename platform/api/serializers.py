@@ -40,7 +40,7 @@ class RuleSetSerializer(serializers.ModelSerializer):
         read_only_fields = ["min_players", "max_players", "is_preset"]
 
     def validate_options(self, value: Any) -> dict[str, Any]:
-        """Check the options with ``arena.rules``."""
+        """Check the options with ``arena.engine.rules``."""
         try:
             return validate_options(value)
         except DjangoValidationError as exc:

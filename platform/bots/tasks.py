@@ -26,7 +26,7 @@ def smoke_test(version: BotVersion) -> tuple[bool, str]:
     Returns (passed, log). Starting the bot, the handshake and every decision go through the same
     referee and sandbox as real matches.
     """
-    from arena.rules import preset
+    from arena.engine.rules import preset
     from matches.play import play
 
     seed = secrets.randbelow(2**31)

@@ -1,4 +1,4 @@
-"""Batch rating fits per rule set (``arena.rating_fit``), stored next to the ladder's ratings."""
+"""Batch rating fits per rule set (``arena.ratings.fit``), stored next to the ladder's ratings."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from itertools import groupby
 from django.db import transaction
 from django.utils import timezone
 
-from arena.rating_fit import fit_ratings
+from arena.ratings.fit import fit_ratings
 from ladder.models import FittedRating, RatingFit
 from matches.models import MatchStatus, Participant
 from ratings.models import Rating

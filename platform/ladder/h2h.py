@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from arena.head_to_head import HeadToHead, head_to_head
+from arena.tournaments.head_to_head import HeadToHead, head_to_head
 from bots.models import Bot
 from matches.models import MatchStatus, Participant
 

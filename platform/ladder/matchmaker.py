@@ -2,7 +2,7 @@
 
 A round costs nine queries whatever the number of bots and rule sets (rule sets, in-flight count,
 queue per rule set, eligible bots, busy bots, ratings, then three inserts, which the database driver may
-split into batches); the seating itself is ``arena.matchmaking.plan_tables`` (see ``docs/leagues.md``).
+split into batches); the seating itself is ``arena.tournaments.matchmaking.plan_tables`` (see ``docs/leagues.md``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from arena.matchmaking import CandidateRow, PlannerSettings, plan_tables
-from arena.ratings import PROVISIONAL_GAMES, START_RATING
+from arena.ratings.elo import PROVISIONAL_GAMES, START_RATING
+from arena.tournaments.matchmaking import CandidateRow, PlannerSettings, plan_tables
 from bots.models import Bot, SmokeStatus
 from ladder.conf import ladder_settings
 from ladder.models import LadderMatch

@@ -19,7 +19,7 @@ class LadderMatch(models.Model):
 
 
 class RatingFit(models.Model):
-    """The latest batch fit of a rule set's rated results (``arena.rating_fit``)."""
+    """The latest batch fit of a rule set's rated results (``arena.ratings.fit``)."""
 
     ruleset = models.OneToOneField("rulesets.RuleSet", on_delete=models.CASCADE, related_name="rating_fit")
     computed_at = models.DateTimeField()

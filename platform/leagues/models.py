@@ -16,7 +16,7 @@ def random_seed() -> int:
 
 
 class LeagueFormat(models.TextChoices):
-    """How a round's tables are drawn (``arena.league_formats``)."""
+    """How a round's tables are drawn (``arena.tournaments.league_formats``)."""
 
     ROUND_ROBIN = "round-robin", "Round robin"
     SWISS = "swiss", "Swiss"
@@ -161,7 +161,7 @@ class LeagueMatch(models.Model):
 
 
 class Standing(models.Model):
-    """A stored line of a league's standings (recomputed when results arrive; ``arena.standings``)."""
+    """A stored line of a league's standings (recomputed when results arrive; ``arena.tournaments.standings``)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
     bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")

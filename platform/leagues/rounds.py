@@ -17,9 +17,9 @@ from itertools import groupby
 from django.db import transaction
 from django.utils import timezone
 
-from arena.league_formats import Round, round_robin_round, swiss_round
-from arena.matchmaking import Candidate, PlannerSettings, plan_tables
-from arena.ratings import START_RATING, is_provisional
+from arena.ratings.elo import START_RATING, is_provisional
+from arena.tournaments.league_formats import Round, round_robin_round, swiss_round
+from arena.tournaments.matchmaking import Candidate, PlannerSettings, plan_tables
 from bots.models import Bot, SmokeStatus
 from ladder.conf import ladder_settings
 from ladder.tables import Seat, create_tables

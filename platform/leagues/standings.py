@@ -1,4 +1,4 @@
-"""Computing and storing a league's standings from its finished matches (``arena.standings``)."""
+"""Computing and storing a league's standings from its finished matches (``arena.tournaments.standings``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from itertools import groupby
 
 from django.utils import timezone
 
-from arena.standings import StandingRow, TableResult, compute_standings
+from arena.tournaments.standings import StandingRow, TableResult, compute_standings
 from leagues.models import Entrant, League, LeagueRound, Standing
 from matches.models import MatchStatus, Participant
 

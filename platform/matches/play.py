@@ -11,8 +11,8 @@ from bots.models import BotVersion
 from bots.storage import version_dir
 
 if TYPE_CHECKING:
-    from arena.referee import MatchResult
-    from arena.rules import RuleSet as EngineRuleSet
+    from arena.engine.rules import RuleSet as EngineRuleSet
+    from arena.play.referee import MatchResult
 
 
 def sandbox_runner() -> Any:
@@ -29,9 +29,9 @@ def bot_entries(
     """One referee ``BotEntry`` per seat; each connects by starting the version in the sandbox.
 
     With ``recorders`` (one list per seat), each connection is wrapped in an
-    ``arena.decision_stderr.DecisionStderr`` appended to that seat's list (one per game it plays)."""
-    from arena.decision_stderr import DecisionStderr
-    from arena.referee import BotEntry
+    ``arena.play.decision_stderr.DecisionStderr`` appended to that seat's list (one per game it plays)."""
+    from arena.play.decision_stderr import DecisionStderr
+    from arena.play.referee import BotEntry
     from sandbox import BotSpec, Limits
 
     entries = []
@@ -59,7 +59,7 @@ def play(
 ) -> MatchResult:
     """Play one match between ``versions`` (seat order) and return the referee's result, with each bot's
     per-decision stderr as ``decision_stderr``."""
-    from arena.referee import MatchSettings, run_match
+    from arena.play.referee import MatchSettings, run_match
 
     runner = sandbox_runner()
     options = MatchSettings(**match_settings) if match_settings else MatchSettings()

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import models
 
-from arena.ratings import START_RATING, is_provisional
+from arena.ratings.elo import START_RATING, is_provisional
 
 
 class Rating(models.Model):
@@ -29,7 +29,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        """Whether too few games were played for the rating to mean much (``arena.ratings``)."""
+        """Whether too few games were played for the rating to mean much (``arena.ratings.elo``)."""
         return is_provisional(self.games)
 
     @property

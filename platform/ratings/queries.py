@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from django.db.models import Case, QuerySet, Value, When
 
-from arena.ratings import PROVISIONAL_GAMES
+from arena.ratings.elo import PROVISIONAL_GAMES
 from ratings.models import Rating
 from rulesets.models import RuleSet
 

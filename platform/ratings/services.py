@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 
-from arena.ratings import rating_changes
+from arena.ratings.elo import rating_changes
 from matches.models import Match, Participant
 from ratings.cache import bump
 from ratings.models import Rating, RatingHistory

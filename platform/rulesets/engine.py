@@ -1,4 +1,4 @@
-"""The bridge to ``arena.rules``: validation of custom rule sets and syncing of the presets."""
+"""The bridge to ``arena.engine.rules``: validation of custom rule sets and syncing of the presets."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def validate_options(options: Any) -> dict[str, Any]:
 
     Raises ``ValidationError`` with the engine's message (which names the bad option).
     """
-    from arena.rules import RulesError
-    from arena.rules import RuleSet as EngineRuleSet
+    from arena.engine.rules import RulesError
+    from arena.engine.rules import RuleSet as EngineRuleSet
 
     if not isinstance(options, dict):
         raise ValidationError("Options must be a JSON object of rule options.")
@@ -36,7 +36,7 @@ def validate_options(options: Any) -> dict[str, Any]:
 
 def sync_presets() -> tuple[int, int]:
     """Create or update one ``RuleSet`` row per engine preset. Returns (created, updated)."""
-    from arena.rules import PRESETS
+    from arena.engine.rules import PRESETS
 
     created = updated = 0
     with transaction.atomic():

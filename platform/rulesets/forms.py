@@ -9,7 +9,7 @@ from rulesets.models import RuleSet
 
 
 class RuleSetForm(forms.ModelForm):
-    """A custom rule set: the options are checked by ``arena.rules`` before saving."""
+    """A custom rule set: the options are checked by ``arena.engine.rules`` before saving."""
 
     class Meta:
         model = RuleSet

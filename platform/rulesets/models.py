@@ -9,11 +9,11 @@ from django.db import models
 from django.urls import reverse
 
 if TYPE_CHECKING:
-    from arena.rules import RuleSet as EngineRuleSet
+    from arena.engine.rules import RuleSet as EngineRuleSet
 
 
 class RuleSet(models.Model):
-    """A named set of rule options the engine accepts (``arena.rules.RuleSet.from_dict``)."""
+    """A named set of rule options the engine accepts (``arena.engine.rules.RuleSet.from_dict``)."""
 
     slug = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=100)
@@ -42,7 +42,7 @@ class RuleSet(models.Model):
 
     def to_engine(self) -> EngineRuleSet:
         """The engine's validated ``RuleSet`` for these options (raises ``RulesError``)."""
-        from arena.rules import RuleSet as EngineRuleSet
+        from arena.engine.rules import RuleSet as EngineRuleSet
 
         return EngineRuleSet.from_dict(self.engine_options())
 

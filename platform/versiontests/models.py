@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from arena.sprt import ALPHA, BETA, SPRTResult, sprt
+from arena.tournaments.sprt import ALPHA, BETA, SPRTResult, sprt
 
 
 def empty_pentanomial() -> list[int]:
@@ -29,7 +29,7 @@ class TestStatus(models.TextChoices):
 
 class VersionTest(models.Model):
     """A new version against a baseline version on a rule set: batches of unrated duplicate pairs,
-    evaluated by the GSPRT of ``arena.sprt`` after every finished pair."""
+    evaluated by the GSPRT of ``arena.tournaments.sprt`` after every finished pair."""
 
     __test__ = False  # not a pytest class
 

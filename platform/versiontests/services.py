@@ -3,7 +3,7 @@
 The games are unrated (``Match.rated = False``: the match task never touches the ladder for them) and
 duplicate (the same deal from both seats). A pair's score for the new version comes from the duplicate
 replay's place sums: with two players, ``place_sum[baseline] - place_sum[new]`` is in ``-2..2``, i.e.
-the pentanomial class 0..4 (``arena.sprt``). A match that failed counts as a failure, not a result.
+the pentanomial class 0..4 (``arena.tournaments.sprt``). A match that failed counts as a failure, not a result.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 class ViewerConfig(AppConfig):
-    """Viewer data (``arena.replay_view``) cached per match, and the bots' per-decision stderr."""
+    """Viewer data (``arena.engine.replay_view``) cached per match, and the bots' per-decision stderr."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "viewer"

@@ -21,7 +21,7 @@ def unpack(data: bytes | memoryview) -> Any:
 
 
 class ReplayView(models.Model):
-    """The viewer data (``arena.replay_view.expand``) of one game of a finished match, as gzip JSON.
+    """The viewer data (``arena.engine.replay_view.expand``) of one game of a finished match, as gzip JSON.
 
     Derived from the stored replay by re-simulation, on first request; rebuilt when ``version`` is not the
     engine's current ``VIEW_VERSION``. A plain match has game 0 only; a duplicate-deal match one game per
@@ -30,7 +30,9 @@ class ReplayView(models.Model):
 
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="replay_views")
     game = models.PositiveSmallIntegerField(default=0)
-    version = models.PositiveSmallIntegerField(help_text="arena.replay_view.VIEW_VERSION it was built with.")
+    version = models.PositiveSmallIntegerField(
+        help_text="arena.engine.replay_view.VIEW_VERSION it was built with."
+    )
     data = models.BinaryField()
     size = models.PositiveIntegerField(help_text="Uncompressed JSON size in bytes.")
     created_at = models.DateTimeField(auto_now_add=True)

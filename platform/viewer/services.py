@@ -11,8 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from arena.engine.replay_view import VIEW_VERSION, expand, game_replays, rules_spec
 from arena.errors import ArenaError
-from arena.replay_view import VIEW_VERSION, expand, game_replays, rules_spec
 from matches.models import Match, Participant, Replay
 from viewer.models import DecisionLog, ReplayView, pack
 

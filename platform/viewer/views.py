@@ -28,7 +28,7 @@ def _game(request: HttpRequest) -> int:
 
 @require_GET
 def view_json(request: HttpRequest, pk: int) -> HttpResponse:
-    """The viewer data (``arena.replay_view``) of one game of a finished match, gzip-encoded for clients
+    """The viewer data (``arena.engine.replay_view``) of one game of a finished match, gzip-encoded for clients
     that accept it. ``?game=N`` picks a game of a duplicate-deal match."""
     try:
         data = view_data(pk, _game(request))

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from arena.ratings import START_RATING
+from arena.ratings.elo import START_RATING
 from bots.models import Bot
 from matches.models import MatchStatus, Participant
 from ratings.models import Rating

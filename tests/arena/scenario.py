@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena.actions import PLAY, parse_action
-from arena.cards import card_code
-from arena.game import Game
-from arena.rules import RuleSet, preset
+from arena.engine.actions import PLAY, parse_action
+from arena.engine.cards import card_code
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet, preset
 
 
 def deck_order(hands: Sequence[Sequence[str]], first: str, pile: Sequence[str], dealer: int) -> list[str]:

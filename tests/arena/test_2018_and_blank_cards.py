@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from scenario import cards, deal, events_of, hand, hands, playable
 
-from arena.cards import CARDS, deck_counter, parse_card
+from arena.engine.cards import CARDS, deck_counter, parse_card
 
 PILE = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"]
 

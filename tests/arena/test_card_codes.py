@@ -2,10 +2,10 @@
 
 import pytest
 
-from arena.cards import CARDS, DECK_SIZES, card_code, deck_cards, parse_card, parse_cards
+from arena.engine.cards import CARDS, DECK_SIZES, card_code, deck_cards, parse_card, parse_cards
+from arena.engine.game import Game
+from arena.engine.rules import preset
 from arena.errors import ArenaError, CardCodeError
-from arena.game import Game
-from arena.rules import preset
 
 
 def test_every_card_code_round_trips():

@@ -3,8 +3,8 @@
 import pytest
 from scenario import cards, deal, events_of, hand, play, playable
 
-from arena.cards import CARDS, DECK_SIZES, deck_cards
-from arena.rules import preset
+from arena.engine.cards import CARDS, DECK_SIZES, deck_cards
+from arena.engine.rules import preset
 
 PILE = ["R1", "Y2", "B5", "G6", "G7", "G8", "G9"]
 OTHERS = [["Y1", "Y3", "Y4"], ["G1", "G2", "G3"]]

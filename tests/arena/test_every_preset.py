@@ -7,9 +7,9 @@ set's own option values, so a preset that drifts from its documentation fails he
 import pytest
 from scenario import cards, deal, events_of, hand, hands, play, playable
 
-from arena.cards import CARDS, deck_counter, parse_card
-from arena.game import Game
-from arena.rules import PRESETS, preset
+from arena.engine.cards import CARDS, deck_counter, parse_card
+from arena.engine.game import Game
+from arena.engine.rules import PRESETS, preset
 
 CLASSIC_CARDS = ("S", "R", "D2", "W", "W4")
 NO_MERCY_CARDS = (*CLASSIC_CARDS, "D4", "D6", "D10", "SE", "RE", "W2", "W6", "WSK", "WR")

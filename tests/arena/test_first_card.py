@@ -3,8 +3,8 @@
 import pytest
 from scenario import cards, deal, events_of, hand, play
 
-from arena.game import Game
-from arena.rules import preset
+from arena.engine.game import Game
+from arena.engine.rules import preset
 
 # Three players, dealer seat 2: seat 0 is the dealer's left, seat 1 the dealer's right.
 HANDS3 = [["R1", "G2", "B3"], ["Y1", "G4", "B5"], ["Y6", "G6", "B6"]]

@@ -3,9 +3,9 @@
 import pytest
 from scenario import deal, events_of, play
 
+from arena.engine.game import Game
+from arena.engine.rules import preset
 from arena.errors import ArenaError
-from arena.game import Game
-from arena.rules import preset
 
 
 @pytest.mark.parametrize("players", range(2, 11))

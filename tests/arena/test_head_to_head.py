@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.head_to_head import head_to_head
-from arena.ranking import average_ranks, spearman
+from arena.ratings.ranking import average_ranks, spearman
+from arena.tournaments.head_to_head import head_to_head
 
 
 def test_record_and_interval() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.league_formats import (
+from arena.tournaments.league_formats import (
     Round,
     circle_pairs,
     meetings,

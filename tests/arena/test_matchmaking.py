@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from arena.matchmaking import Candidate, PlannerSettings, Table, plan_tables, priority
-from arena.ranking import spearman
+from arena.ratings.ranking import spearman
+from arena.tournaments.matchmaking import Candidate, PlannerSettings, Table, plan_tables, priority
 
 
 def pool(n: int, rng: random.Random, now: float = 1000.0) -> list[Candidate]:
@@ -127,7 +127,7 @@ def test_seat_positions_are_fair() -> None:
 
 def test_pure_ladder_simulation_finds_the_true_order() -> None:
     """Planner + incremental Elo on simulated results (Plackett-Luce from true strengths)."""
-    from arena.ratings import new_ratings
+    from arena.ratings.elo import new_ratings
 
     rng = random.Random(6)
     n = 100

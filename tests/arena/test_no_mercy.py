@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from scenario import cards, deal, events_of, hand, play, playable
 
-from arena.cards import CARDS, DECK_SIZES, deck_cards, parse_card
+from arena.engine.cards import CARDS, DECK_SIZES, deck_cards, parse_card
 
 PILE = [f"B{i}" for i in range(1, 10)] + [f"Y{i}" for i in range(1, 10)]
 OTHERS = [["G1", "G2", "G3"], ["G4", "G5", "G6"]]

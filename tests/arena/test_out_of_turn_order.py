@@ -2,7 +2,7 @@
 
 from scenario import deal, events_of, hand, play
 
-from arena.rules import preset
+from arena.engine.rules import preset
 
 PILE = ["B1", "B2", "B3", "B4", "B5", "B6"]
 ALL_HOUSE = preset("classic").replace(jump_in=True, smackdown=True, seven_o=True)

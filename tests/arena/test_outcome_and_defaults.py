@@ -3,7 +3,7 @@
 import pytest
 from scenario import deal, play
 
-from arena.game import Outcome
+from arena.engine.game import Outcome
 
 PILE = ["B1", "B2", "B3", "B4", "B5", "B6"]
 

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from arena.actions import ACTIONS, PLAY, parse_action
-from arena.cards import CARDS, card_code, parse_card
+from arena.engine.actions import ACTIONS, PLAY, parse_action
+from arena.engine.cards import CARDS, card_code, parse_card
+from arena.engine.game import Game
+from arena.engine.replay import make_replay, verify_replay
+from arena.engine.rules import OPTIONS, RuleSet
 from arena.errors import IllegalAction, MalformedAction, NotYourTurn, ReplayError, RulesError
-from arena.game import Game
-from arena.replay import make_replay, verify_replay
-from arena.rules import OPTIONS, RuleSet
 
 # Small numbers keep a whole game to a few hundred decisions.
 SMALL_BOUNDS = {"target": (1, 300), "max_turns": (10, 120), "max_hands": (1, 3), "hand_size": (1, 10)}

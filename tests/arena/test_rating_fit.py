@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.ranking import spearman
-from arena.rating_fit import ELO_PER_NAT, bootstrap_intervals, fit_ratings, pair_data
+from arena.ratings.fit import ELO_PER_NAT, bootstrap_intervals, fit_ratings, pair_data
+from arena.ratings.ranking import spearman
 
 
 def simulate(
@@ -58,7 +58,7 @@ def test_intervals_cover_the_truth_95_percent(seats: int | None, dense_limit: in
 def test_the_sandwich_is_needed_on_big_tables() -> None:
     """The pairs of a 6-player table are not independent games: the naive information of the weighted
     pairs misjudges the spread, the sandwich gets it right."""
-    from arena.rating_fit import _Problem
+    from arena.ratings.fit import _Problem
 
     naive_cover, sandwich_cover = [], []
     for seed in range(8):

@@ -1,10 +1,10 @@
-"""Unit tests of the multi-player Elo maths in ``arena.ratings``."""
+"""Unit tests of the multi-player Elo maths in ``arena.ratings.elo``."""
 
 import math
 
 import pytest
 
-from arena import ratings as elo
+from arena.ratings import elo as elo
 
 
 def test_expected_score_is_half_for_equal_ratings():

@@ -6,10 +6,10 @@ import json
 import pytest
 from scenario import deal, play
 
+from arena.engine.game import Game
+from arena.engine.replay import FORMAT, VERSION, events_digest, make_replay, resimulate, steps, verify_replay
+from arena.engine.rules import preset
 from arena.errors import ReplayError
-from arena.game import Game
-from arena.replay import FORMAT, VERSION, events_digest, make_replay, resimulate, steps, verify_replay
-from arena.rules import preset
 
 
 def finished_game(seed=5, name="classic-single", players=3):

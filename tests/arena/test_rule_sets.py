@@ -4,8 +4,8 @@ import dataclasses
 
 import pytest
 
+from arena.engine.rules import OPTIONS, PRESETS, RuleSet, parse_rules, preset
 from arena.errors import RulesError
-from arena.rules import OPTIONS, PRESETS, RuleSet, parse_rules, preset
 
 
 def test_the_default_rule_set_is_the_classic_game():

@@ -2,7 +2,7 @@
 
 from scenario import cards, deal, deck_order, hand
 
-from arena.rules import preset
+from arena.engine.rules import preset
 
 
 def test_deck_order_deals_one_card_at_a_time_from_the_dealers_left():

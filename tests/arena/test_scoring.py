@@ -3,7 +3,7 @@
 import pytest
 from scenario import cards, deal, events_of, hand, play
 
-from arena.cards import CARDS, parse_card
+from arena.engine.cards import CARDS, parse_card
 
 # 000's worked example: Maryam wins; the three others hold R5+B3 (8), G-Skip+Y7 (27), Wild+R2 (52).
 # Here each opponent is dealt one card and draws the other; Maryam (seat 3) then plays her last card.

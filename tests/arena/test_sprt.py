@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from arena.sprt import bounds, elo_estimate, elo_from_score, llr, outcomes, score_from_elo, sprt
+from arena.tournaments.sprt import bounds, elo_estimate, elo_from_score, llr, outcomes, score_from_elo, sprt
 
 
 def test_bounds_and_logistic() -> None:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from arena.standings import TableResult, bye_points, compute_standings, places_to_order, table_points
+from arena.tournaments.standings import (
+    TableResult,
+    bye_points,
+    compute_standings,
+    places_to_order,
+    table_points,
+)
 
 
 def test_points_per_place() -> None:

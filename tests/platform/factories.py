@@ -25,7 +25,7 @@ for line in sys.stdin:
 
 @dataclass
 class FakeFault:
-    """Stands in for ``arena.referee.Fault``."""
+    """Stands in for ``arena.play.referee.Fault``."""
 
     kind: str = "timeout"
     decision: int = 3
@@ -35,7 +35,7 @@ class FakeFault:
 
 @dataclass
 class FakeResult:
-    """Stands in for ``arena.referee.MatchResult`` (same attributes)."""
+    """Stands in for ``arena.play.referee.MatchResult`` (same attributes)."""
 
     places: list[list[int]]
     scores: list[int]

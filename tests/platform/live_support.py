@@ -112,8 +112,8 @@ def require_referee() -> None:
     service, so this skips on CI too."""
     import importlib.util
 
-    if importlib.util.find_spec("arena.referee") is None:
-        pytest.skip("arena.referee is not written yet")
+    if importlib.util.find_spec("arena.play.referee") is None:
+        pytest.skip("arena.play.referee is not written yet")
 
 
 def require_examples() -> list[Path]:

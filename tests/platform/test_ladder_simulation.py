@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.ranking import spearman
+from arena.ratings.ranking import spearman
 from ladder import fits, matchmaker
 from ladder.models import FittedRating, LadderMatch
 from matches.models import Match, MatchStatus, Participant

@@ -163,7 +163,7 @@ def test_a_league_runs_to_the_end_and_stops_its_schedule(
 def test_round_robin_pairs_meet_evenly(
     classic: RuleSet, owner: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from arena.league_formats import meetings
+    from arena.tournaments.league_formats import meetings
 
     bots = bulk_bots(owner, 7, prefix="rr")
     league = make_league(classic, slug="rr", table_size=2, rounds=7, duplicate=False)

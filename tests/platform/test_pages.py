@@ -135,7 +135,7 @@ def test_sync_rulesets_is_idempotent(db: Any) -> None:
     call_command("sync_rulesets", stdout=out)
     call_command("sync_rulesets", stdout=out)
     assert "0 created, 0 updated" in out.getvalue().splitlines()[-1]
-    from arena.rules import PRESETS
+    from arena.engine.rules import PRESETS
 
     assert RuleSet.objects.filter(is_preset=True).count() == len(PRESETS)
     classic = RuleSet.objects.get(slug="classic")

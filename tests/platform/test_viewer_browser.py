@@ -19,8 +19,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from arena.cards import CARDS, parse_card
-from arena.replay import new_game, steps
+from arena.engine.cards import CARDS, parse_card
+from arena.engine.replay import new_game, steps
 from bots.models import Bot
 from matches.models import Match, Replay
 from rulesets.models import RuleSet

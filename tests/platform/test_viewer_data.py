@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from arena.replay_view import VIEW_FORMAT, VIEW_VERSION
+from arena.engine.replay_view import VIEW_FORMAT, VIEW_VERSION
 from bots.models import Bot
 from matches.models import Match, Replay
 from rulesets.models import RuleSet
@@ -175,8 +175,8 @@ def test_the_reproduce_command_plays_the_same_game(classic: RuleSet, tmp_path: A
     from django.conf import settings
     from django.contrib.auth import get_user_model
 
-    from arena.match_cli import bot_entries
-    from arena.referee import run_match
+    from arena.play.match_cli import bot_entries
+    from arena.play.referee import run_match
     from bots.services import create_version
     from tests.sandbox.sandbox_support import ready_runner
 

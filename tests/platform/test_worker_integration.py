@@ -128,7 +128,7 @@ def test_worker_plays_a_challenge_end_to_end(
         assert min(s.place for s in seats if s.place) == 1
 
         # The replay is stored compactly, served as JSON (gzip when accepted) and re-simulates.
-        from arena.replay import verify_replay
+        from arena.engine.replay import verify_replay
 
         replay = Replay.objects.get(match=match)
         assert replay.size > len(bytes(replay.data))

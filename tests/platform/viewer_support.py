@@ -21,7 +21,7 @@ from rulesets.models import RuleSet
 
 @dataclass
 class EngineResult:
-    """The fields of ``arena.referee.MatchResult`` that ``record_result`` reads."""
+    """The fields of ``arena.play.referee.MatchResult`` that ``record_result`` reads."""
 
     places: list[list[int]]
     scores: list[int]

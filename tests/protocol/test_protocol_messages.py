@@ -10,11 +10,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from arena import protocol
-from arena.game import Game, redact
-from arena.protocol import ProtocolError
-from arena.referee import MatchSettings
-from arena.rules import PRESETS, preset
+from arena.engine.game import Game, redact
+from arena.engine.rules import PRESETS, preset
+from arena.play import protocol
+from arena.play.protocol import ProtocolError
+from arena.play.referee import MatchSettings
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema
 
-from arena.referee import BotEntry
+from arena.play.referee import BotEntry
 from sandbox import BotSpec, Limits, Runner
 from tests.sandbox.sandbox_support import bot_processes, snapshot, survivors
 

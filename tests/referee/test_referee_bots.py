@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from referee_support import EXAMPLES, bad, validate_conversation
 
-from arena.inprocess import load_bot_module, play_local
-from arena.referee import MatchSettings, run_match
-from arena.rules import PRESETS, preset
+from arena.engine.rules import PRESETS, preset
+from arena.play.inprocess import load_bot_module, play_local
+from arena.play.referee import MatchSettings, run_match
 
 BOTS = {
     "random_bot.py": "RandomBot",

@@ -9,9 +9,9 @@ import time
 import pytest
 from referee_support import bad, example, validate_conversation
 
-from arena.referee import BotEntry, MatchSettings, run_match
-from arena.replay import verify_replay
-from arena.rules import preset
+from arena.engine.replay import verify_replay
+from arena.engine.rules import preset
+from arena.play.referee import BotEntry, MatchSettings, run_match
 from sandbox import SandboxUnavailable
 
 FAST = MatchSettings(decision_timeout=1.0, time_bank=1.0, startup_timeout=10.0)  # generous: CI may be loaded

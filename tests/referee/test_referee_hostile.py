@@ -14,9 +14,9 @@ import time
 import pytest
 from referee_support import EXAMPLES, attack_dir, bad, entry, example
 
-from arena.referee import MatchSettings, run_match
-from arena.replay import verify_replay
-from arena.rules import preset
+from arena.engine.replay import verify_replay
+from arena.engine.rules import preset
+from arena.play.referee import MatchSettings, run_match
 from sandbox import Runner
 from tests.sandbox.sandbox_support import host_address
 

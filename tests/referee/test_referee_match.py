@@ -7,10 +7,10 @@ import json
 
 from referee_support import BOTS, EXAMPLES, bad, entry, example, validate_conversation
 
-from arena.inprocess import load_bot_module, play_local
-from arena.referee import MatchSettings, run_match
-from arena.replay import verify_replay
-from arena.rules import parse_rules, preset
+from arena.engine.replay import verify_replay
+from arena.engine.rules import parse_rules, preset
+from arena.play.inprocess import load_bot_module, play_local
+from arena.play.referee import MatchSettings, run_match
 
 
 def test_example_bots_play_a_full_match_with_a_verifiable_replay(process_runner, log) -> None:
@@ -144,7 +144,7 @@ def test_strategist_plays_the_same_through_the_referee_as_in_process(process_run
 
 
 def test_each_bot_receives_every_event_once_in_order_redacted_for_its_seat(process_runner, log) -> None:
-    from arena.game import redact
+    from arena.engine.game import redact
 
     rules = parse_rules("classic,seven_o=true,stacking=same,max_hands=3")
     bots = [example(process_runner, f, log) for f in ("random_bot.py", "greedy_bot.py", "strategist.py")]

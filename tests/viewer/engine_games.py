@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Game
-from arena.policies import POLICIES
-from arena.replay import make_replay
-from arena.rules import parse_rules
+from arena.engine.game import Game
+from arena.engine.policies import POLICIES
+from arena.engine.replay import make_replay
+from arena.engine.rules import parse_rules
 
 #: (label, rules spec, players, seed, policies by seat): a spread of rule sets for the engine-vs-viewer
 #: check. Several hands to 500 points, Seven-O swaps and rotations, No Mercy stacks and challenges, Shuffle

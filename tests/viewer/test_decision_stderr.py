@@ -1,14 +1,14 @@
-"""arena.decision_stderr: a bot's stderr filed under the decision it was written during."""
+"""arena.play.decision_stderr: a bot's stderr filed under the decision it was written during."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from arena import protocol
-from arena.decision_stderr import DecisionStderr
-from arena.referee import BotEntry, run_match
-from arena.rules import preset
+from arena.engine.rules import preset
+from arena.play import protocol
+from arena.play.decision_stderr import DecisionStderr
+from arena.play.referee import BotEntry, run_match
 from sandbox import BotSpec
 from tests.sandbox.sandbox_support import ready_runner
 

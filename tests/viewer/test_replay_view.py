@@ -1,4 +1,4 @@
-"""arena.replay_view: the expansion of a stored replay into the viewer's data."""
+"""arena.engine.replay_view: the expansion of a stored replay into the viewer's data."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from arena.engine.replay_view import DUPLICATE_FORMAT, VIEW_FORMAT, expand, game_replays, rules_spec
+from arena.engine.rules import PRESETS, parse_rules
 from arena.errors import ReplayError
-from arena.replay_view import DUPLICATE_FORMAT, VIEW_FORMAT, expand, game_replays, rules_spec
-from arena.rules import PRESETS, parse_rules
 from tests.viewer.engine_games import case_replay
 
 

@@ -4,7 +4,7 @@ For whole games under several rule sets (tests/viewer/engine_games.py: several h
 Seven-O, No Mercy, Shuffle Hands, 6 Smackdown, jump-in, elimination, keep-drawing), the engine's
 ``Game.omniscient()`` and every seat's ``Game.observation(seat)`` are recorded before each decision and at
 the end; node runs table.js on the expanded replay and must produce exactly the same dicts, and the same
-redacted events as ``arena.game.redact``. So the viewer can never disagree with the rules.
+redacted events as ``arena.engine.game.redact``. So the viewer can never disagree with the rules.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from arena.game import redact
-from arena.replay import new_game, steps
-from arena.replay_view import expand
+from arena.engine.game import redact
+from arena.engine.replay import new_game, steps
+from arena.engine.replay_view import expand
 from tests.viewer.engine_games import CASES, case_replay
 
 HERE = Path(__file__).resolve().parent

@@ -1,6 +1,6 @@
 // UNO Arena replay viewer: the table, rebuilt from a replay's events. Pure: no DOM, no network.
 //
-// Input is the platform's viewer data (arena/replay_view.py, format "uno-arena-view" v1): the omniscient
+// Input is the platform's viewer data (arena/engine/replay_view.py, format "uno-arena-view" v1): the omniscient
 // event list, the event index where each decision starts (bounds), the engine's phase / current seat /
 // turn / seats to move at each of those points, and the draw pile's order where a shuffle changed it.
 //
@@ -348,7 +348,7 @@ export function observation(view, st, seat) {
   };
 }
 
-/** The part of an event a seat may see (the engine's arena.game.redact): others' cards become counts. */
+/** The part of an event a seat may see (the engine's arena.engine.game.redact): others' cards become counts. */
 export function redact(ev, seat) {
   if ((ev.type === "deal" || ev.type === "draw") && ev.seat !== seat) {
     const { cards, ...rest } = ev;

@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
                 (
                     "version",
                     models.PositiveSmallIntegerField(
-                        help_text="arena.replay_view.VIEW_VERSION it was built with."
+                        help_text="arena.engine.replay_view.VIEW_VERSION it was built with."
                     ),
                 ),
                 ("data", models.BinaryField()),

@@ -15,7 +15,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from arena.replay_view import VIEW_VERSION
+from arena.engine.replay_view import VIEW_VERSION
 from matches.models import Match, MatchStatus
 from viewer.services import game_count, reproduce_command
 

@@ -8,7 +8,7 @@ from rulesets.engine import sync_presets
 
 
 class Command(BaseCommand):
-    """Create or update one rule set row per ``arena.rules.PRESETS`` entry."""
+    """Create or update one rule set row per ``arena.engine.rules.PRESETS`` entry."""
 
     help = "Mirror the engine's rule-set presets in the database (safe to run at every start)."
 

@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.ratings import expected_score
+from arena.ratings.elo import expected_score
 
 ALPHA = 0.05
 BETA = 0.05

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from arena.actions import ACTIONS
+from arena.engine.actions import ACTIONS
 
 VERSION: Final = 1
 """The protocol version announced in ``hello``."""

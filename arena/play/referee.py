@@ -1,10 +1,10 @@
 """The referee: plays one match between bot programs through :class:`BotConnection` objects.
 
-    >>> from arena.referee import run_match, BotEntry, MatchSettings   # doctest: +SKIP
+    >>> from arena.play.referee import run_match, BotEntry, MatchSettings   # doctest: +SKIP
     >>> result = run_match(preset("classic"), [BotEntry("a", connect_a), BotEntry("b", connect_b)], seed=7)
     >>> result.places, result.faults, result.replay["decisions"][:3]  # doctest: +SKIP
 
-The referee drives the engine, sends each bot the protocol's messages (:mod:`arena.protocol`), times every
+The referee drives the engine, sends each bot the protocol's messages (:mod:`arena.play.protocol`), times every
 answer against a chess clock (``decision_timeout`` per decision plus a ``time_bank`` for the match) and
 records the replay with each decision's think time. A bot that times out, exits, crashes, floods its
 output or answers badly is stopped and faulted; its seat then takes ``Game.default_action`` for the rest
@@ -24,12 +24,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arena import protocol
-from arena.bot_link import FAULT_KINDS, BotLink, Fault, LinkLimits
+from arena.engine.game import Game, redact
+from arena.engine.replay import make_replay
+from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, IllegalAction
-from arena.game import Game, redact
-from arena.replay import make_replay
-from arena.rules import RuleSet
+from arena.play import protocol
+from arena.play.bot_link import FAULT_KINDS, BotLink, Fault, LinkLimits
 
 __all__ = ["FAULT_KINDS", "BotEntry", "Fault", "MatchResult", "MatchSettings", "run_match"]
 
@@ -94,7 +94,7 @@ class MatchSettings:
         }
 
     def link_limits(self) -> LinkLimits:
-        """What each :class:`~arena.bot_link.BotLink` enforces."""
+        """What each :class:`~arena.play.bot_link.BotLink` enforces."""
         return LinkLimits(
             self.decision_timeout,
             self.time_bank,
@@ -133,7 +133,7 @@ class MatchResult:
     """Wall time of the decision loops alone (bots' start-up and shutdown excluded)."""
     decision_stderr: list[list[list[Any]]] = field(default_factory=list)
     """Per bot, its stderr filed by decision as ``[game, seat, decision, text]`` rows; empty unless the
-    caller wrapped the connections in ``arena.decision_stderr.DecisionStderr`` (the platform does)."""
+    caller wrapped the connections in ``arena.play.decision_stderr.DecisionStderr`` (the platform does)."""
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 A *local bot* is any object with the uno_bot helper's hooks (``on_hello``, ``on_event``, ``decide``,
 ``on_hand_end``, ``on_match_end``), e.g. the classes of ``bots_examples/``. :func:`play_local` sends them
-the same messages the referee would (built by :mod:`arena.protocol`, as dicts instead of JSON lines), so
+the same messages the referee would (built by :mod:`arena.play.protocol`, as dicts instead of JSON lines), so
 a bot's policy is measured exactly as it plays through the referee, thousands of times faster (forced
 moves are played without asking, as the referee does). There is no clock and no fault handling: an
 illegal action raises. Simultaneous slaps are taken in seat order rotated by the game's seed.
@@ -16,9 +16,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
-from arena import protocol
-from arena.game import Game, redact
-from arena.rules import RuleSet
+from arena.engine.game import Game, redact
+from arena.engine.rules import RuleSet
+from arena.play import protocol
 
 _LIMITS = {"decision_timeout": None, "time_bank": None, "startup_timeout": None, "max_line_bytes": None}
 

@@ -4,12 +4,12 @@ A replay stores only the rule set, the seed and the decisions (``docs/replay-for
 more: the omniscient event list, for every decision the legal actions that were offered and the range of
 events it caused, who was to move in which phase at every point, where the hands begin, and the order of
 the draw pile whenever a shuffle changed it. :func:`expand` re-simulates the replay with the engine
-(:func:`arena.replay.steps`) and returns all of that as one JSON-ready dict; the browser module
+(:func:`arena.engine.replay.steps`) and returns all of that as one JSON-ready dict; the browser module
 ``platform/static/viewer/table.js`` rebuilds the table at any point from it (``docs/viewer.md``).
 
->>> from arena.game import Game
->>> from arena.replay import make_replay
->>> from arena.rules import preset
+>>> from arena.engine.game import Game
+>>> from arena.engine.replay import make_replay
+>>> from arena.engine.rules import preset
 >>> game = Game(preset("classic-single"), players=2, seed=3)
 >>> while not game.is_over:
 ...     _ = game.apply(game.legal_actions()[0])
@@ -28,18 +28,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from arena.cards import CARDS, DECK_SIZES
+from arena.engine.cards import CARDS, DECK_SIZES
+from arena.engine.game import PHASES, Game
+from arena.engine.replay import events_digest, new_game, steps
+from arena.engine.rules import OPTIONS, PRESETS, RuleSet
 from arena.errors import ReplayError
-from arena.game import PHASES, Game
-from arena.replay import events_digest, new_game, steps
-from arena.rules import OPTIONS, PRESETS, RuleSet
 
 VIEW_FORMAT: Final = "uno-arena-view"
 VIEW_VERSION: Final = 1
 """Bumped whenever the shape of :func:`expand`'s result changes (cached expansions are then rebuilt)."""
 
 DUPLICATE_FORMAT: Final = "uno-arena-duplicate"
-"""The referee's container of one replay per seat rotation (``arena.referee.DUPLICATE_FORMAT``)."""
+"""The referee's container of one replay per seat rotation (``arena.play.referee.DUPLICATE_FORMAT``)."""
 
 _PILE_CHANGES: Final = frozenset({"flip", "reshuffle"})
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from arena.sprt import elo_from_score
-from arena.stats import wilson_interval
+from arena.ratings.stats import wilson_interval
+from arena.tournaments.sprt import elo_from_score
 
 
 @dataclass(frozen=True)

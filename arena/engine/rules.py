@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from arena.cards import DECK_SIZES
+from arena.engine.cards import DECK_SIZES
 from arena.errors import RulesError
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from arena import protocol
+from arena.play import protocol
 from sandbox.errors import BotExited, BotOutputTooLong, BotTimeout, RunnerRefused, SandboxUnavailable
 
 FAULT_KINDS: Final = (

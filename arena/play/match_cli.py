@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.referee import BotEntry, Fault, MatchResult, MatchSettings, run_match
-from arena.rules import parse_rules
-from arena.stats import wilson_interval
+from arena.engine.rules import parse_rules
+from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, run_match
+from arena.ratings.stats import wilson_interval
 
 LANGUAGES = {".py": ("python", "python3"), ".js": ("node", "node")}
 

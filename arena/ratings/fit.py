@@ -32,7 +32,7 @@ from itertools import combinations
 
 import numpy as np
 
-from arena.ratings import START_RATING
+from arena.ratings.elo import START_RATING
 
 #: Natural-log units to Elo points.
 ELO_PER_NAT = 400.0 / math.log(10.0)

@@ -1,6 +1,6 @@
 """The UNO engine: one game (a match of one or more hands) as a state machine of explicit decisions.
 
->>> from arena.rules import preset
+>>> from arena.engine.rules import preset
 >>> game = Game(preset("classic-single"), players=3, seed=1)
 >>> while not game.is_over:
 ...     _ = game.apply(game.legal_actions()[-1])
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from arena import actions as A
-from arena.cards import CARDS, COLOURS, deck_cards, parse_cards
+from arena.engine import actions as A
+from arena.engine.cards import CARDS, COLOURS, deck_cards, parse_cards
+from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, IllegalAction, NotYourTurn
-from arena.rules import RuleSet
 
 # Phases: what kind of decision is pending.
 TURN: Final = 0

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.engine.replay import new_game, steps, verify_replay
 from arena.errors import ArenaError
-from arena.replay import new_game, steps, verify_replay
 
 DUPLICATE_FORMAT = "uno-arena-duplicate"
 

@@ -11,7 +11,7 @@ per table shared); then **wins** (first places, ties included); then **Elo chang
 (stable, so equal rows never swap between two computations).
 
 Elo change: for a rated league the sum of the ladder changes of the entrant's league matches; for an
-unrated one a league-only Elo computed with :mod:`arena.ratings` from 1500 in finishing order.
+unrated one a league-only Elo computed with :mod:`arena.ratings.elo` from 1500 in finishing order.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from arena.ratings import START_RATING, rating_changes
+from arena.ratings.elo import START_RATING, rating_changes
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def bye_points(table_size: int) -> float:
 
 
 def places_to_order(places: Sequence[int]) -> list[list[int]]:
-    """Turn each seat's place (1 = first) into the grouped finishing order ``arena.ratings`` takes."""
+    """Turn each seat's place (1 = first) into the grouped finishing order ``arena.ratings.elo`` takes."""
     groups: dict[int, list[int]] = {}
     for seat, place in enumerate(places):
         groups.setdefault(place, []).append(seat)

@@ -7,11 +7,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arena.engine.game import Game
+from arena.engine.policies import POLICIES
+from arena.engine.rules import RuleSet
 from arena.errors import ArenaError
-from arena.game import Game
-from arena.policies import POLICIES
-from arena.rules import RuleSet
-from arena.stats import wilson_interval
+from arena.ratings.stats import wilson_interval
 
 
 @dataclass

@@ -20,7 +20,7 @@ COMPILED: Final = ("actions", "cards", "game", "policies")
 """The modules compiled by scripts/build-engine."""
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
-BUILD_DIR: Final = PACKAGE_DIR.parent / "build" / "mypyc"
+BUILD_DIR: Final = PACKAGE_DIR.parents[1] / "build" / "mypyc"
 STAMP: Final = BUILD_DIR / "SOURCES_SHA256"
 
 
@@ -44,5 +44,5 @@ def enable(package_path: MutableSequence[str]) -> bool:
         return False
     if str(BUILD_DIR) not in sys.path:
         sys.path.append(str(BUILD_DIR))  # mypyc's shared support module is a top-level module
-    package_path.insert(0, str(BUILD_DIR / "arena"))
+    package_path.insert(0, str(BUILD_DIR / "arena" / "engine"))
     return True

@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, ReplayError
-from arena.game import Game
-from arena.rules import RuleSet
 
 FORMAT: Final = "uno-arena-replay"
 VERSION: Final = 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from arena.cards import CARDS, COLOURS
+from arena.engine.cards import CARDS, COLOURS
 from arena.errors import MalformedAction
 
 # Action kinds.

@@ -5,7 +5,7 @@
   met least sit together, then improved by swaps, so every pair meets about equally often.
 - **Swiss** (:func:`swiss_round`): entrants in standing order fill tables top down, each table taking
   from the next few entrants those it met least, so rematches are avoided while scores stay close.
-- **Season**: a scheduled run of the ladder; its rounds are planned by :mod:`arena.matchmaking`.
+- **Season**: a scheduled run of the ladder; its rounds are planned by :mod:`arena.tournaments.matchmaking`.
 
 A round is a list of tables (entrant ids) plus the byes: entrants left out because the table sizes the
 rule set allows cannot seat everyone. Byes go to those with the fewest byes so far (Swiss: the lowest

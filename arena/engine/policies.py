@@ -11,9 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from arena.actions import ACTIONS, PLAY
-from arena.cards import CARDS
-from arena.game import Game
+from arena.engine.actions import ACTIONS, PLAY
+from arena.engine.cards import CARDS
+from arena.engine.game import Game
 
 Policy = Callable[[Game, int, list[str], random.Random], str]
 

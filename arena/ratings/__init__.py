@@ -1,0 +1,1 @@
+"""Ratings: Elo updates, the batch maximum-likelihood fit with intervals, rank statistics."""
