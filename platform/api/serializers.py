@@ -9,8 +9,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from api.permissions import is_owner
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotVersion, SmokeStatus
+from bots.services import set_active_version
 from matches.models import Match, Participant
+from matches.services import MAX_OPPONENTS
 from ratings.models import Rating
 from rulesets.engine import validate_options
 from rulesets.models import RuleSet
@@ -97,7 +99,7 @@ class VersionUploadSerializer(serializers.Serializer):
     """An upload: one source file, or a zip with its entry point."""
 
     file = serializers.FileField()
-    entry_point = serializers.CharField(required=False, allow_blank=True, default="")
+    entry_point = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     activate = serializers.BooleanField(required=False, default=True)
 
 
@@ -109,9 +111,16 @@ class BotSerializer(serializers.ModelSerializer):
         queryset=BotVersion.objects.defer("archive"), required=False, allow_null=True
     )
     active_version_number = serializers.IntegerField(
-        source="active_version.number", read_only=True, default=None
+        source="active_version.number", read_only=True, default=None, allow_null=True
     )
-    smoke_status = serializers.CharField(source="active_version.smoke_status", read_only=True, default=None)
+    smoke_status = serializers.CharField(
+        source="active_version.smoke_status", read_only=True, default=None, allow_null=True
+    )
+    pending_version = serializers.PrimaryKeyRelatedField(
+        read_only=True,
+        allow_null=True,
+        help_text="A version that becomes the active one once its smoke test passes (null: none).",
+    )
     # A form-encoded create without the field would otherwise read as an unticked box: inactive.
     is_active = serializers.BooleanField(default=True)
 
@@ -127,15 +136,35 @@ class BotSerializer(serializers.ModelSerializer):
             "active_version",
             "active_version_number",
             "smoke_status",
+            "pending_version",
             "created_at",
         ]
         read_only_fields = ["id", "owner", "created_at"]
 
     def validate_active_version(self, value: BotVersion | None) -> BotVersion | None:
-        """Only a version of this very bot."""
+        """Only a version of this very bot, and not one that failed its smoke test."""
         if value is not None and (self.instance is None or value.bot_id != self.instance.pk):
             raise serializers.ValidationError("That version does not belong to this bot.")
+        if value is not None and value.smoke_status == SmokeStatus.FAILED:
+            raise serializers.ValidationError("That version failed its smoke test.")
         return value
+
+    def create(self, validated_data: dict[str, Any]) -> Bot:
+        """A new bot has no version yet (upload one)."""
+        validated_data.pop("active_version", None)
+        return super().create(validated_data)
+
+    def update(self, instance: Bot, validated_data: dict[str, Any]) -> Bot:
+        """A version still being tested becomes the active one once it passes (``bots.services``)."""
+        has_version = "active_version" in validated_data
+        version = validated_data.pop("active_version", None)
+        instance = super().update(instance, validated_data)
+        if has_version and version is not None:
+            set_active_version(instance, version)
+        elif has_version:
+            instance.active_version = None
+            instance.save(update_fields=["active_version"])
+        return instance
 
 
 class ParticipantSerializer(serializers.ModelSerializer):
@@ -179,7 +208,7 @@ class MatchSerializer(serializers.ModelSerializer):
     participants = ParticipantSerializer(many=True, read_only=True)
     replay_url = serializers.SerializerMethodField()
     created_by: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True, help_text="Who asked for it (null: the site)."
     )
 
     class Meta:
@@ -191,8 +220,10 @@ class MatchSerializer(serializers.ModelSerializer):
             "seed",
             "rated",
             "duplicate",
+            "origin",
             "created_by",
             "created_at",
+            "dispatched_at",
             "started_at",
             "finished_at",
             "attempts",
@@ -220,8 +251,11 @@ class ChallengeSerializer(serializers.Serializer):
     bot: serializers.SlugRelatedField = serializers.SlugRelatedField(
         slug_field="name", queryset=Bot.objects.all(), help_text="Your bot."
     )
-    opponents = serializers.SlugRelatedField(
-        slug_field="name", queryset=Bot.objects.all(), many=True, help_text="Any active bots."
+    opponents = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        min_length=1,
+        max_length=MAX_OPPONENTS,
+        help_text=f"Names of any active bots (1 to {MAX_OPPONENTS}).",
     )
     rated = serializers.BooleanField(default=True)
 
@@ -230,6 +264,16 @@ class ChallengeSerializer(serializers.Serializer):
         if not is_owner(_user(self), value):
             raise serializers.ValidationError("You can only challenge with your own bot.")
         return value
+
+    def validate_opponents(self, names: list[str]) -> list[Bot]:
+        """The bots named, in order, in one query."""
+        found = {
+            bot.name: bot for bot in Bot.objects.filter(name__in=set(names)).select_related("active_version")
+        }
+        missing = sorted(set(names) - set(found))
+        if missing:
+            raise serializers.ValidationError(f"No bot named {', '.join(missing)}.")
+        return [found[name] for name in names]
 
 
 class LeaderboardEntrySerializer(serializers.ModelSerializer):

@@ -24,6 +24,14 @@ class Bot(models.Model):
     active_version = models.ForeignKey(
         "BotVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    pending_version = models.ForeignKey(
+        "BotVersion",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Becomes the active version once its smoke test passes.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -79,6 +87,9 @@ class BotVersion(models.Model):
     smoke_status = models.CharField(max_length=10, choices=SmokeStatus.choices, default=SmokeStatus.PENDING)
     smoke_log = models.TextField(blank=True)
     smoke_checked_at = models.DateTimeField(null=True, blank=True)
+    smoke_dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the scheduler handed its smoke test to the workers."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -70,23 +70,24 @@ def smoke_test_version(self: object, version_id: int) -> str:
     except Exception:
         log.exception("smoke test of version %s crashed", version_id)
         ok, text = False, "the smoke test could not run:\n" + traceback.format_exc()
-    BotVersion.objects.filter(pk=version_id, smoke_status=SmokeStatus.RUNNING).update(
-        smoke_status=SmokeStatus.PASSED if ok else SmokeStatus.FAILED,
-        smoke_log=text[-64 * 1024 :],
-        smoke_checked_at=timezone.now(),
-    )
+    from bots.services import record_smoke_result
+    from scheduling.dispatcher import request_dispatch
+
+    record_smoke_result(version_id, ok, text)
+    request_dispatch()  # the slot is free: hand the next job to the workers at once
     return "passed" if ok else "failed"
 
 
 def reap_smoke_tests() -> int:
-    """Re-queue smoke tests stuck in running (worker died) or pending for long (message lost)."""
+    """Smoke tests stuck in running (worker died) go back to the scheduler; dispatched ones still pending
+    long after (message lost) are sent again. Returns how many were sent again."""
     from bots.services import enqueue_smoke_test
 
     cutoff = timezone.now() - timedelta(seconds=SMOKE_TIME_LIMIT * 3)
     BotVersion.objects.filter(smoke_status=SmokeStatus.RUNNING, smoke_checked_at__lt=cutoff).update(
-        smoke_status=SmokeStatus.PENDING
+        smoke_status=SmokeStatus.PENDING, smoke_dispatched_at=None
     )
-    stale = BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, created_at__lt=cutoff)
+    stale = BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, smoke_dispatched_at__lt=cutoff)
     ids = list(stale.values_list("pk", flat=True)[:100])
     for version_id in ids:
         enqueue_smoke_test(version_id)

@@ -18,21 +18,10 @@ The beat schedules are created once (``ladder.schedule``); afterwards staff edit
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from django.conf import settings
-
-
-def _raw(name: str, default: str) -> str:
-    value = getattr(settings, name, None)
-    if value is None:
-        value = os.environ.get(name, "") or default
-    return str(value)
-
-
-def _bool(name: str, default: bool) -> bool:
-    return _raw(name, "1" if default else "0").strip().lower() in {"1", "true", "yes", "on"}
+from config.knobs import flag as _bool
+from config.knobs import raw as _raw
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,7 @@ def test_the_reproduce_command_plays_the_same_game(classic: RuleSet, tmp_path: A
     from arena.play.match_cli import bot_entries
     from arena.play.referee import run_match
     from bots.services import create_version
+    from tests.platform.factories import finish_smoke_test
     from tests.sandbox.sandbox_support import ready_runner
 
     repo = Path(__file__).resolve().parents[2]
@@ -186,7 +187,7 @@ def test_the_reproduce_command_plays_the_same_game(classic: RuleSet, tmp_path: A
     bots = []
     for name in files:
         bot = Bot.objects.create(owner=examples, name=name[:-3].replace("_", "-"))
-        create_version(bot, name, (repo / "bots_examples" / name).read_bytes())
+        finish_smoke_test(create_version(bot, name, (repo / "bots_examples" / name).read_bytes()))
         bot.refresh_from_db()
         bots.append(bot)
     single = RuleSet.objects.get(slug="classic-single")
