@@ -116,7 +116,7 @@ class BotSerializer(serializers.ModelSerializer):
     smoke_status = serializers.CharField(
         source="active_version.smoke_status", read_only=True, default=None, allow_null=True
     )
-    pending_version = serializers.PrimaryKeyRelatedField(
+    pending_version: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(
         read_only=True,
         allow_null=True,
         help_text="A version that becomes the active one once its smoke test passes (null: none).",

@@ -93,8 +93,8 @@ class BotViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Read
         if request.method == "GET":
             qs = bot.versions.defer("archive").select_related("bot").order_by("-number")
             page = self.paginate_queryset(qs)
-            data = BotVersionSerializer(page, many=True, context={"request": request}).data
-            return self.get_paginated_response(data)
+            rows = BotVersionSerializer(page, many=True, context={"request": request}).data
+            return self.get_paginated_response(rows)
         data = request.data  # parsed here: the upload handlers run
         refused = upload_refused(request._request)
         if refused:

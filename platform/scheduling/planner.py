@@ -40,14 +40,14 @@ ORIGINS = (SMOKE, LADDER, LEAGUE, CHALLENGE, VERSIONTEST)
 DEFAULT_WEIGHTS = {LADDER: 4.0, LEAGUE: 4.0, CHALLENGE: 2.0, VERSIONTEST: 1.0}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Job:
-    """A job waiting for a worker. Ordered by ``(queued_at, key)``: the older first."""
+    """A job waiting for a worker since ``queued_at`` (seconds): ``key`` says what to dispatch."""
 
     queued_at: float
-    key: Hashable = field(compare=False)
-    origin: str = field(compare=False)
-    owner: int | None = field(compare=False, default=None)
+    key: Hashable
+    origin: str
+    owner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def plan(
     policy = policy or Policy()
     passes = _State(state or {})
     queues: dict[str, dict[int | None, deque[Job]]] = defaultdict(dict)
-    for job in sorted(waiting):
+    for job in sorted(waiting, key=_age):
         queues[job.origin].setdefault(job.owner, deque()).append(job)
     picked: list[Job] = []
     while len(picked) < free and queues:
@@ -122,7 +122,7 @@ def plan(
             passes.set(origin_key(origin), start + 1.0 / policy.weight(origin))
         owners = queues[origin]
         clock = clock_key(origin)
-        owner = min(owners, key=lambda u: (passes.start(owner_key(origin, u), clock), owners[u][0]))
+        owner = min(owners, key=lambda u: (passes.start(owner_key(origin, u), clock), owners[u][0].queued_at))
         start = passes.start(owner_key(origin, owner), clock)
         passes.set(clock, start)
         passes.set(owner_key(origin, owner), start + 1.0)
@@ -132,6 +132,11 @@ def plan(
             if not owners:
                 del queues[origin]
     return picked, passes.changed
+
+
+def _age(job: Job) -> float:
+    """Sort key: the older first (ties keep the given order)."""
+    return job.queued_at
 
 
 def _head(owners: Mapping[int | None, deque[Job]]) -> float:

@@ -34,7 +34,7 @@ class QuotaExceeded(APIException):
 def limits_for(user: Any) -> Limits:
     """The user's quotas: the defaults, with the fields staff set in the user's ``Quota`` row."""
     limits = default_limits()
-    override = Quota.objects.filter(user_id=getattr(user, "pk", None)).first()
+    override = Quota.objects.filter(user_id=getattr(user, "pk", 0) or 0).first()
     if override is None:
         return limits
     values = {field: getattr(override, field) for field in QUOTA_KNOBS}

@@ -50,8 +50,9 @@ class AddressThrottle(SimpleRateThrottle):
         """Whether the address has used up its rate (nothing is recorded)."""
         self.key = self.get_cache_key(request, None)
         self.now = self.timer()
-        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - self.duration]
-        return len(self.history) >= self.num_requests
+        duration: float = getattr(self, "duration", 0)
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - duration]
+        return len(self.history) >= int(getattr(self, "num_requests", 0) or 0)
 
     def record(self, request: Any) -> None:
         """Count one more event for the address."""
@@ -75,7 +76,7 @@ def refusal(request: HttpRequest, throttle_class: type[SimpleRateThrottle]) -> s
     """For the pages: count this request against ``throttle_class`` and return a message if it is over
     the rate (``None`` when it may go on)."""
     throttle = throttle_class()
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]  (a Django request is enough)
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
         return None
     wait = throttle.wait()
     minutes = max(1, round((wait or 60) / 60))

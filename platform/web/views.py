@@ -98,6 +98,8 @@ def version_upload(request: HttpRequest, pk: int) -> HttpResponse:
     status = 200
     refused = upload_refused(request)
     if refused:
+        form = UploadForm(request.POST, request.FILES)  # bound, even if nothing but the file was sent
+        form.is_valid()  # the file is then missing: say why
         form.add_error("file", refused)
         status = 413
     elif request.method == "POST" and form.is_valid():

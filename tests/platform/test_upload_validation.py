@@ -123,7 +123,8 @@ def test_good_zip_upload(api: dict[str, Any], bot: Bot) -> None:
     assert response.json()["number"] == 2
     assert response.json()["smoke_status"] == "pending"
     bot.refresh_from_db()
-    assert bot.active_version is not None and bot.active_version.number == 1  # v2 plays once it passes
+    assert bot.active_version is not None
+    assert bot.active_version.number == 1
     version = bot.pending_version
     assert version is not None
     assert version.entry_point == "mybot/main.py"
