@@ -27,8 +27,9 @@ from rest_framework import serializers
 ERROR = inline_serializer("Error", {"detail": serializers.CharField()})
 VALIDATION_ERROR: dict[str, Any] = {
     "type": "object",
-    "description": "Each invalid field (or `detail`, `non_field_errors`) with its messages.",
-    "additionalProperties": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]},
+    "description": "Each invalid field (or `detail`, `non_field_errors`) with its messages: a list of strings, "
+    "or for a list or nested field an object of the same shape by index or name.",
+    "additionalProperties": {"anyOf": [{"type": "array"}, {"type": "string"}, {"type": "object"}]},
 }
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 DESCRIPTIONS = {

@@ -167,6 +167,13 @@ class BotSerializer(serializers.ModelSerializer):
         return instance
 
 
+class BotCreateSerializer(BotSerializer):
+    """A new bot: its profile (it has no version to make active yet: upload one)."""
+
+    class Meta(BotSerializer.Meta):
+        read_only_fields = [*BotSerializer.Meta.read_only_fields, "active_version"]
+
+
 class ParticipantSerializer(serializers.ModelSerializer):
     """A seat; fault details and stderr are for the bot's owner only."""
 

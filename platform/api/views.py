@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from api.permissions import IsOwnerOrReadOnly, IsStaffOrReadOnly, is_owner
 from api.schema import ERROR
 from api.serializers import (
+    BotCreateSerializer,
     BotSerializer,
     BotVersionSerializer,
     ChallengeSerializer,
@@ -49,7 +50,7 @@ class RuleSetViewSet(viewsets.ModelViewSet):
     """Rule sets (presets mirror the engine); staff may add custom ones."""
 
     serializer_class = RuleSetSerializer
-    permission_classes = [IsStaffOrReadOnly]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsStaffOrReadOnly]
     lookup_field = "slug"
     queryset = RuleSet.objects.all()
     http_method_names = ["get", "post", "patch", "head", "options"]
@@ -66,6 +67,10 @@ class BotViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Read
     def get_queryset(self) -> QuerySet[Bot]:
         """Bots with owner and active version joined (archive never loaded)."""
         return Bot.objects.select_related("owner", "active_version").defer("active_version__archive")
+
+    def get_serializer_class(self) -> Any:
+        """Creating a bot sets no active version (a new bot has none)."""
+        return BotCreateSerializer if self.action == "create" else BotSerializer
 
     def get_throttles(self) -> list[Any]:
         """Creating bots and uploading versions are rate-limited per user."""
@@ -157,14 +162,14 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             Prefetch("participants", seats)
         )
         bot = self.request.query_params.get("bot")
-        if bot is not None and self.action == "list":
-            if not 1 <= len(bot) <= 40:
-                raise serializers.ValidationError({"bot": ["A bot name has 1 to 40 characters."]})
+        if bot and self.action == "list":
             qs = qs.filter(pk__in=Participant.objects.filter(bot__name=bot).values("match_id"))
         return qs
 
     @extend_schema(
-        parameters=[OpenApiParameter("bot", str, description="Only matches this bot (its name) played in.")]
+        parameters=[
+            OpenApiParameter("bot", str, description="Only matches this bot (its name) played in (empty: all).")
+        ]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Matches, newest first (paginated)."""
