@@ -63,8 +63,13 @@ def send(port: int, path: str, size: int, headers: dict[str, str]) -> str:
     head = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bot.py"\r\n\r\n'.encode()
     tail = f"\r\n--{BOUNDARY}--\r\n".encode()
     length = len(head) + size + len(tail)
-    lines = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {length}",
-             f"Content-Type: multipart/form-data; boundary={BOUNDARY}", *(f"{k}: {v}" for k, v in headers.items())]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        f"Content-Length: {length}",
+        f"Content-Type: multipart/form-data; boundary={BOUNDARY}",
+        *(f"{k}: {v}" for k, v in headers.items()),
+    ]
     sock = socket.create_connection(("127.0.0.1", port), timeout=60)
     answer = b""
     try:
@@ -107,9 +112,24 @@ def prepare(var: Path, env: dict[str, str]) -> tuple[str, int]:
 def run_case(env: dict[str, str], path: str, size: int, headers: dict[str, str]) -> dict[str, Any]:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--chdir", str(REPO / "platform"), "config.wsgi", "-b",
-         f"127.0.0.1:{port}", "-w", "1", "--timeout", "120", "--no-control-socket"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--chdir",
+            str(REPO / "platform"),
+            "config.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "1",
+            "--timeout",
+            "120",
+            "--no-control-socket",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         worker = worker_pid(server.pid)
@@ -135,7 +155,9 @@ def run_case(env: dict[str, str], path: str, size: int, headers: dict[str, str])
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--size-mb", type=int, default=300)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -143,7 +165,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="uno-arena-upload-bench-") as tmp:
         var = Path(tmp)
         env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("UNO_ARENA_", "DATABASE_URL", "CELERY"))},
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith(("UNO_ARENA_", "DATABASE_URL", "CELERY"))
+            },
             "UNO_ARENA_VAR": str(var),
             "UNO_ARENA_HTTPS": "0",
             "UNO_ARENA_RUNNER": "process",
@@ -157,18 +183,24 @@ def main() -> int:
         cases = {
             "api": (env, f"/api/bots/{bot}/versions/", api),
             "web": (env, f"/bots/{bot}/upload/", {}),
-            "api, limit lifted": ({**env, "UNO_ARENA_MAX_REQUEST_BYTES": str(size * 2)}, f"/api/bots/{bot}/versions/", api),
+            "api, limit lifted": (
+                {**env, "UNO_ARENA_MAX_REQUEST_BYTES": str(size * 2)},
+                f"/api/bots/{bot}/versions/",
+                api,
+            ),
         }
         results = {name: run_case(e, path, size, headers) for name, (e, path, headers) in cases.items()}
     if args.json:
         print(json.dumps(results))
     else:
         print(f"worker peak memory (VmHWM) for a {args.size_mb} MB upload body")
-        print(f"| case | answer | before | after | growth | time |\n|---|---|---|---|---|---|")
+        print("| case | answer | before | after | growth | time |\n|---|---|---|---|---|---|")
         for name, r in results.items():
             growth = r["after_mib"] - r["before_mib"]
-            print(f"| {name} | {r['status']} | {r['before_mib']:.1f} MiB | {r['after_mib']:.1f} MiB | "
-                  f"{growth:+.1f} MiB | {r['seconds']:.2f} s |")
+            print(
+                f"| {name} | {r['status']} | {r['before_mib']:.1f} MiB | {r['after_mib']:.1f} MiB | "
+                f"{growth:+.1f} MiB | {r['seconds']:.2f} s |"
+            )
     return 0 if all(r["after_mib"] - r["before_mib"] < 32 for r in results.values()) else 1
 
 

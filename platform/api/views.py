@@ -168,7 +168,9 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("bot", str, description="Only matches this bot (its name) played in (empty: all).")
+            OpenApiParameter(
+                "bot", str, description="Only matches this bot (its name) played in (empty: all)."
+            )
         ]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -54,7 +54,9 @@ def test_the_api_keeps_to_its_schema(
     token = Token.objects.create(user=user).key
     # Throttles and quotas would answer 429 (documented, so allowed) and hide the rest of the API.
     monkeypatch.setattr(
-        SimpleRateThrottle, "THROTTLE_RATES", dict.fromkeys(SimpleRateThrottle.THROTTLE_RATES, "100000/minute")
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        dict.fromkeys(SimpleRateThrottle.THROTTLE_RATES, "100000/minute"),
     )
     for quota in ("CHALLENGES", "VERSION_TESTS", "SMOKE_TESTS", "BOTS"):
         setattr(settings, f"UNO_ARENA_QUOTA_{quota}", 100_000)

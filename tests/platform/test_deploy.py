@@ -21,7 +21,9 @@ SECRET = "a-test-secret-key-that-is-long-enough-for-production-0123456789"
 
 def run_in_production(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     """``manage.py args`` in a fresh interpreter with the production settings (and ``env``)."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("UNO_ARENA_", "SECRET_KEY", "DATABASE"))}
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("UNO_ARENA_", "SECRET_KEY", "DATABASE"))
+    }
     clean.update(
         UNO_ARENA_PRODUCTION="1",
         SECRET_KEY=SECRET,
@@ -58,7 +60,12 @@ def test_check_deploy_is_clean_with_docker_compose_defaults() -> None:
 def test_https_is_turned_off_only_by_its_switch() -> None:
     done = run_in_production(["check", "--deploy", "--fail-level", "WARNING"], UNO_ARENA_HTTPS="0")
     assert done.returncode != 0
-    for check in ("security.W004", "security.W008", "security.W012", "security.W016"):  # HSTS, redirect, cookies
+    for check in (
+        "security.W004",
+        "security.W008",
+        "security.W012",
+        "security.W016",
+    ):  # HSTS, redirect, cookies
         assert check in done.stderr + done.stdout
 
 
@@ -81,7 +88,14 @@ def test_production_headers_over_https() -> None:
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONPATH=f"{REPO}:{REPO / 'platform'}",
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO / "platform", env=clean, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO / "platform",
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     redirect, secure, csp = done.stdout.splitlines()
     assert redirect == "301 https://localhost/api/schema/"
@@ -102,7 +116,8 @@ def test_pages_carry_the_policy_and_errors_are_branded(rulesets: None) -> None:
     assert missing.status_code == 404
     assert b"Not found (404)" in missing.content
     assert b"UNO&nbsp;Arena" in missing.content
-    assert b"urlpatterns" not in missing.content and b"Traceback" not in missing.content
+    assert b"urlpatterns" not in missing.content
+    assert b"Traceback" not in missing.content
 
 
 def test_the_500_page_is_the_sites_own(rf: Any) -> None:
@@ -118,7 +133,8 @@ def test_api_docs_are_served_by_the_site_itself(client: Client) -> None:
     page = client.get("/api/docs/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "cdn" not in html.lower() and "https://" not in html  # no CDN, no "@latest"
+    assert "cdn" not in html.lower()
+    assert "https://" not in html
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
     assert "<script>" not in html  # the set-up script is a separate request: nothing inline for the CSP
     script = client.get("/api/docs/?script=")

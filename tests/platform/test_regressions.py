@@ -39,7 +39,7 @@ def test_a_version_that_fails_its_smoke_test_never_becomes_active(
     assert bot.pending_version is None
     create_match(classic, [bot, rival], rated=True)  # still challengeable and rated
     page = clients["owner"].get(f"/bots/{bot.pk}/")
-    assert f'/bots/{bot.pk}/v/2/activate/'.encode() not in page.content  # no "Make active" on a failure
+    assert f"/bots/{bot.pk}/v/2/activate/".encode() not in page.content  # no "Make active" on a failure
     refused = clients["owner"].post(f"/bots/{bot.pk}/v/2/activate/", follow=True)
     assert b"failed its smoke test" in refused.content
     patch = api["owner"].patch(f"/api/bots/{bot.pk}/", {"active_version": v2.pk}, format="json")
@@ -172,7 +172,9 @@ def test_huge_ids_are_404_not_500(clients: dict[str, Client], path: str) -> None
     assert clients["anon"].get(path).status_code == 404
 
 
-def test_the_api_answers_what_its_schema_says(api: dict[str, Any], bot: Bot, rival: Bot, classic: RuleSet) -> None:
+def test_the_api_answers_what_its_schema_says(
+    api: dict[str, Any], bot: Bot, rival: Bot, classic: RuleSet
+) -> None:
     from ladder.matchmaker import plan_round
 
     versions = api["anon"].get(f"/api/bots/{bot.pk}/versions/").json()

@@ -18,7 +18,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_a_300_mb_upload_leaves_the_workers_memory_flat() -> None:
     done = subprocess.run(
         [sys.executable, str(REPO / "bench" / "upload_memory.py"), "--size-mb", "300", "--json"],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert done.returncode in (0, 1), done.stderr
     results = json.loads(done.stdout.strip().splitlines()[-1])
