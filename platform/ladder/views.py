@@ -7,6 +7,10 @@ from django.shortcuts import render
 
 from bots.models import Bot
 from ladder.h2h import records
+from rulesets.models import RuleSet
+
+#: Names offered in the form before anything is typed (the most recently created bots; typing asks for more).
+SUGGESTIONS = 30
 
 
 def head_to_head(request: HttpRequest) -> HttpResponse:
@@ -22,5 +26,16 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
     if a is not None and a == b:
         errors.append("Pick two different bots.")
     rows = records(a, b, rated_only) if a is not None and b is not None and a != b else []
-    context = {"a": a, "b": b, "names": names, "rated_only": rated_only, "rows": rows, "errors": errors}
+    display = dict(RuleSet.objects.values_list("slug", "name")) if rows else {}
+    named = [(slug, display.get(slug, slug), record) for slug, record in rows]
+    suggestions = Bot.objects.filter(is_active=True).order_by("-created_at").values_list("name", flat=True)
+    context = {
+        "a": a,
+        "b": b,
+        "names": names,
+        "rated_only": rated_only,
+        "rows": named,
+        "errors": errors,
+        "suggestions": list(suggestions[:SUGGESTIONS]),
+    }
     return render(request, "ladder/head_to_head.html", context)
