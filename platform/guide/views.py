@@ -95,7 +95,9 @@ def schema(request: HttpRequest) -> FileResponse:
     path = docs.docs_dir() / "protocol.schema.json"
     if not path.is_file():
         raise Http404("The schema is missing.")
-    return FileResponse(path.open("rb"), content_type="application/schema+json", filename=path.name)
+    return FileResponse(
+        path.open("rb"), content_type="application/schema+json", as_attachment=True, filename=path.name
+    )
 
 
 @cache_control(public=True, max_age=3600)

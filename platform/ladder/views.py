@@ -9,9 +9,6 @@ from bots.models import Bot
 from ladder.h2h import records
 from rulesets.models import RuleSet
 
-#: Names offered in the form before anything is typed (the most recently created bots; typing asks for more).
-SUGGESTIONS = 30
-
 
 def head_to_head(request: HttpRequest) -> HttpResponse:
     """``?a=<bot>&b=<bot>[&rated=1]``: win rates of A against B per rule set, with 95% intervals."""
@@ -27,15 +24,13 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
         errors.append("Pick two different bots.")
     rows = records(a, b, rated_only) if a is not None and b is not None and a != b else []
     display = dict(RuleSet.objects.values_list("slug", "name")) if rows else {}
-    named = [(slug, display.get(slug, slug), record) for slug, record in rows]
-    suggestions = Bot.objects.filter(is_active=True).order_by("-created_at").values_list("name", flat=True)
     context = {
         "a": a,
         "b": b,
         "names": names,
         "rated_only": rated_only,
-        "rows": named,
+        "rows": rows,
+        "named_rows": [(slug, display.get(slug, slug), record) for slug, record in rows],
         "errors": errors,
-        "suggestions": list(suggestions[:SUGGESTIONS]),
     }
     return render(request, "ladder/head_to_head.html", context)
