@@ -157,7 +157,9 @@ def _toc(text: str) -> tuple[tuple[int, str, str], ...]:
 @lru_cache(maxsize=64)
 def _load(path: Path, mtime_ns: int) -> Doc:
     text = path.read_text(encoding="utf-8")
-    title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("# ")), path.stem)
+    title = next(
+        (line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("# ")), path.stem
+    )
     return Doc(path.stem, title.replace("`", ""), render(text), _toc(text))
 
 

@@ -110,7 +110,11 @@ def _source_files(root: Path) -> list[Path]:
             continue
         for found in path.rglob("*"):
             parts = set(found.relative_to(root).parts)
-            if found.is_file() and not parts & {"__pycache__", "build"} and found.suffix not in (".pyc", ".so"):
+            if (
+                found.is_file()
+                and not parts & {"__pycache__", "build"}
+                and found.suffix not in (".pyc", ".so")
+            ):
                 files.append(found)
     return sorted(files)
 

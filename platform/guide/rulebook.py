@@ -108,7 +108,9 @@ def spec(rules: EngineRuleSet) -> str:
     if rules.name in PRESETS and PRESETS[rules.name] == rules:
         return rules.name
     base = min(PRESETS.values(), key=lambda p: sum(getattr(p, k) != getattr(rules, k) for k in OPTIONS))
-    overrides = [f"{k}={_spec_value(getattr(rules, k))}" for k in OPTIONS if getattr(base, k) != getattr(rules, k)]
+    overrides = [
+        f"{k}={_spec_value(getattr(rules, k))}" for k in OPTIONS if getattr(base, k) != getattr(rules, k)
+    ]
     return ",".join([base.name, *overrides])
 
 
@@ -153,7 +155,9 @@ def cards(rules: EngineRuleSet) -> list[CardRow]:
             label = ranks[0] if len(ranks) == 1 else f"{ranks[0]}–{ranks[-1]}"
             name = "number card" if len(ranks) == 1 else "number cards"
             points = ranks[0] if len(ranks) == 1 else "face value"
-            rows.append(CardRow(label, name, sum(c for _, c, _ in pending), points, _effect(list(pending[0][2]))))
+            rows.append(
+                CardRow(label, name, sum(c for _, c, _ in pending), points, _effect(list(pending[0][2])))
+            )
             pending.clear()
 
     for rank, count in counts.items():
@@ -175,11 +179,15 @@ def cards(rules: EngineRuleSet) -> list[CardRow]:
 def explain(rules: EngineRuleSet) -> Rulebook:
     """The rule set in words (see the module docstring)."""
     official = PRESETS["classic"]
-    options = [OptionRow(name, getattr(rules, name), o.doc, getattr(official, name)) for name, o in OPTIONS.items()]
+    options = [
+        OptionRow(name, getattr(rules, name), o.doc, getattr(official, name)) for name, o in OPTIONS.items()
+    ]
     options.sort(key=lambda row: not row.changed)
     path = docs.doc_path(RULES_DOC)
     text = path.read_text(encoding="utf-8") if path else ""
     text = docs.select(text, lambda cond: holds(rules, cond))
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("# "))  # the page has its title
+    text = "\n".join(
+        line for line in text.splitlines() if not line.startswith("# ")
+    )  # the page has its title
     deck_size = sum(count for _code, count in DECKS[rules.deck])
     return Rulebook(rules, options, cards(rules), deck_size, docs.render(text), spec(rules))

@@ -7,6 +7,7 @@ import dataclasses
 
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -67,7 +68,9 @@ def limits(request: HttpRequest) -> HttpResponse:
             "upload size": f"{validation.MAX_UPLOAD_BYTES // 1024} KiB",
             "unpacked size of a zip": f"{validation.MAX_TOTAL_UNCOMPRESSED // (1024 * 1024)} MiB",
             "files in a zip": validation.MAX_FILE_COUNT,
-            "languages": ", ".join(f"{lang} ({suffix})" for lang, suffix in validation.SOURCE_SUFFIXES.items()),
+            "languages": ", ".join(
+                f"{lang} ({suffix})" for lang, suffix in validation.SOURCE_SUFFIXES.items()
+            ),
         },
         "sections": sections,
     }
@@ -112,20 +115,22 @@ def example(request: HttpRequest, filename: str) -> FileResponse:
 
 
 @cache_control(public=True, max_age=600)
-def download(request: HttpRequest, filename: str) -> HttpResponse:
+def download(request: HttpRequest, filename: str) -> HttpResponseBase:
     """The wheel (built on this machine once, ``guide.kits``) or a starter kit (made for this site)."""
     if filename == kits.wheel_name():
         path = kits.wheel_path()
-        return FileResponse(path.open("rb"), content_type="application/zip", as_attachment=True, filename=path.name)
+        return FileResponse(
+            path.open("rb"), content_type="application/zip", as_attachment=True, filename=path.name
+        )
     for kit in kits.KITS.values():
         if filename == kit.filename:
             urls = _urls(request)
-            response = HttpResponse(kits.kit_zip(kit, urls["site"], urls["guide"]), content_type="application/zip")
+            response = HttpResponse(
+                kits.kit_zip(kit, urls["site"], urls["guide"]), content_type="application/zip"
+            )
             response["Content-Disposition"] = f'attachment; filename="{kit.filename}"'
             return response
     raise Http404("No such download.")
-
-
 
 
 @cache_control(public=True, max_age=86400)

@@ -36,7 +36,9 @@ class UploadForm(forms.Form):
         help_text=f"A .py or .js file (the bot's language), or a .zip (at most {MAX_UPLOAD_BYTES // 1024} KiB)."
     )
     entry_point = forms.CharField(
-        required=False, max_length=200, help_text="For a zip: the file to run, e.g. mybot.py or mybot/main.js."
+        required=False,
+        max_length=200,
+        help_text="For a zip: the file to run, e.g. mybot.py or mybot/main.js.",
     )
     activate = forms.BooleanField(required=False, initial=True, help_text="Make it the active version.")
 

@@ -240,7 +240,15 @@ def player_bots(owner: Any) -> list[BotSummary]:
     ratings = Prefetch(
         "ratings",
         Rating.objects.select_related("ruleset").only(
-            "id", "elo", "games", "wins", "bot_id", "last_played", "ruleset__id", "ruleset__slug", "ruleset__name"
+            "id",
+            "elo",
+            "games",
+            "wins",
+            "bot_id",
+            "last_played",
+            "ruleset__id",
+            "ruleset__slug",
+            "ruleset__name",
         ),
     )
     bots = (

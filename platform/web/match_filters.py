@@ -42,16 +42,16 @@ class MatchFilterForm(forms.Form):
     rated = forms.ChoiceField(
         choices=[("", "any"), ("yes", "rated"), ("no", "unrated")], required=False, label="Rated"
     )
-    origin = forms.ChoiceField(
-        choices=[("", "any"), *ORIGIN_LABELS.items()], required=False, label="Origin"
-    )
+    origin = forms.ChoiceField(choices=[("", "any"), *ORIGIN_LABELS.items()], required=False, label="Origin")
     league = forms.ModelChoiceField(
         queryset=League.objects.all(), to_field_name="slug", required=False, label="League", empty_label="any"
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["bot"].widget.attrs.update({"list": "bot-names", "data-suggest": "bot-names", "autocomplete": "off"})
+        self.fields["bot"].widget.attrs.update(
+            {"list": "bot-names", "data-suggest": "bot-names", "autocomplete": "off"}
+        )
 
     def apply(self, matches: QuerySet[Match]) -> QuerySet[Match]:
         """``matches`` narrowed to what the form asks (an invalid form filters nothing it cannot read)."""

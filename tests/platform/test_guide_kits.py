@@ -48,7 +48,9 @@ def installed(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(bin_dir: Path, *argv: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("PYTHONPATH", None)  # the installed wheel, not this repository
-    return subprocess.run(list(argv), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        list(argv), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 def _unpack(data: bytes, into: Path) -> Path:
@@ -85,12 +87,15 @@ def test_the_python_kit_plays_replays_and_tests_from_an_installed_wheel(
     installed: Path, tmp_path: Path, settings: Any
 ) -> None:
     settings.UNO_ARENA_KITS_DIR = tmp_path / "kits"
-    folder = _unpack(kits.kit_zip(kits.KITS["python"], "http://arena.test", "http://arena.test/guide/"), tmp_path)
+    folder = _unpack(
+        kits.kit_zip(kits.KITS["python"], "http://arena.test", "http://arena.test/guide/"), tmp_path
+    )
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         ["README.md", "mybot.py", "test_mybot.py", "upload_bot.py", kits.wheel_name()]
     )
     readme = (folder / "README.md").read_text()
-    assert "http://arena.test/guide/" in readme and f"pip install {kits.wheel_name()}" in readme
+    assert "http://arena.test/guide/" in readme
+    assert f"pip install {kits.wheel_name()}" in readme
     assert "from uno_bot import" not in (folder / "mybot.py").read_text()  # one file: the helper is inside
 
     match = _run(
@@ -102,15 +107,18 @@ def test_the_python_kit_plays_replays_and_tests_from_an_installed_wheel(
     assert match.returncode == 0, match.stderr
     rows = {line.split()[0]: line.split() for line in match.stdout.splitlines() if line[:1].isalpha()}
     assert {"mybot", "random_bot", "greedy_bot"} <= set(rows), match.stdout
-    assert rows["mybot"][1] == "4" and rows["mybot"][-1] == "0"  # 4 games, no fault
+    assert rows["mybot"][1] == "4"
+    assert rows["mybot"][-1] == "0"
     assert "not a sandbox" in match.stderr
     replay = _run(installed, "uno-arena", "replay", "out/game-00001.json", cwd=folder)
     assert replay.returncode == 0, replay.stderr
-    assert "mybot" in replay.stdout and "hand 1" in replay.stdout.lower()
+    assert "mybot" in replay.stdout
+    assert "hand 1" in replay.stdout.lower()
 
     tests = _run(installed, "python", "-m", "unittest", "-v", cwd=folder)
     assert tests.returncode == 0, tests.stderr
-    assert "Ran 3 tests" in tests.stderr and "OK" in tests.stderr
+    assert "Ran 3 tests" in tests.stderr
+    assert "OK" in tests.stderr
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -121,7 +129,8 @@ def test_the_javascript_kit_plays_and_tests_from_an_installed_wheel(
     kit = kits.KITS["javascript"]
     folder = _unpack(kits.kit_zip(kit, "http://arena.test", "http://arena.test/guide/"), tmp_path)
     bot = (folder / "mybot.js").read_text()
-    assert "require(\"./uno_bot.js\")" not in bot and "class TemplateBot extends Bot" in bot
+    assert 'require("./uno_bot.js")' not in bot
+    assert "class TemplateBot extends Bot" in bot
     match = _run(
         installed,
         "uno-arena", "match", "mybot.js", "strategist", "--rules", "classic-single", "--games", "4",
@@ -133,20 +142,38 @@ def test_the_javascript_kit_plays_and_tests_from_an_installed_wheel(
     assert any(line.startswith("mybot ") for line in match.stdout.splitlines()), match.stdout
     tests = _run(installed, "node", "--test", cwd=folder)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "# pass 3" in tests.stdout and "# fail 0" in tests.stdout
+    assert "# pass 3" in tests.stdout
+    assert "# fail 0" in tests.stdout
 
 
-def test_a_name_that_is_neither_a_file_nor_an_example_is_a_clear_error(installed: Path, tmp_path: Path) -> None:
+def test_a_name_that_is_neither_a_file_nor_an_example_is_a_clear_error(
+    installed: Path, tmp_path: Path
+) -> None:
     done = _run(installed, "uno-arena", "match", "nosuchbot", "random", cwd=tmp_path)
     assert done.returncode != 0
-    assert "nosuchbot is not a file, nor an example bot (examples: random, greedy, strategist, template)" in done.stderr
+    assert (
+        "nosuchbot is not a file, nor an example bot (examples: random, greedy, strategist, template)"
+        in done.stderr
+    )
 
 
 def test_the_repository_cli_is_the_wheel_cli() -> None:
     """One code path: ``python -m arena`` of this clone resolves example names the same way."""
     root = Path(kits.__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-m", "arena", "match", "random", "greedy", "--games", "1", "--runner", "process", "--quiet"],
+        [
+            sys.executable,
+            "-m",
+            "arena",
+            "match",
+            "random",
+            "greedy",
+            "--games",
+            "1",
+            "--runner",
+            "process",
+            "--quiet",
+        ],
         cwd=root,
         capture_output=True,
         text=True,
@@ -154,4 +181,5 @@ def test_the_repository_cli_is_the_wheel_cli() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "random_bot" in done.stdout and "greedy_bot" in done.stdout
+    assert "random_bot" in done.stdout
+    assert "greedy_bot" in done.stdout

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from arena.engine.cards import CARDS, DECKS, RANK_NAMES, parse_card
 from arena.engine.rules import PRESETS
 from bots.models import Bot, BotVersion, Language, SmokeStatus
-from bots.services import create_version
 from guide import docs, rulebook
 from matches.models import Match
 from matches.services import create_match
@@ -44,7 +43,8 @@ def test_the_guide_is_linked_from_the_home_page_the_navigation_and_the_bot_pages
     for url in ("/bots/new/", f"/bots/{bot.pk}/upload/", "/accounts/"):
         page = clients["owner"].get(url).content.decode()
         assert 'href="/guide/"' in page, url
-        assert "scripts/upload_bot.py" not in page and "bots_examples/" not in page, url
+        assert "scripts/upload_bot.py" not in page, url
+        assert "bots_examples/" not in page, url
     upload = clients["owner"].get(f"/bots/{bot.pk}/upload/").content.decode()
     assert "/guide/download/uno-arena-python-kit.zip" in upload
     account = clients["owner"].get("/accounts/").content.decode()
@@ -72,7 +72,8 @@ def test_every_doc_renders_and_every_link_in_it_works(client: Client, rulesets: 
         parts = urlsplit(href)
         if parts.scheme in ("http", "https", "mailto"):
             continue
-        assert not href.endswith(".md") and ".md#" not in href, f"{name}: unrewritten link {href}"
+        assert not href.endswith(".md"), f"{name}: unrewritten link {href}"
+        assert ".md#" not in href, f"{name}: unrewritten link {href}"
         if not parts.path:
             assert parts.fragment in ids, f"{name}: no anchor #{parts.fragment}"
             continue
@@ -97,7 +98,9 @@ def test_a_doc_cannot_inject_markup(tmp_path: Any, settings: Any) -> None:
     )
     settings.UNO_ARENA_DOCS_DIR = tmp_path
     html = str(docs.load("evil").html)
-    assert "<script>" not in html and "<img" not in html and 'href="javascript:' not in html
+    assert "<script>" not in html
+    assert "<img" not in html
+    assert 'href="javascript:' not in html
     assert "&lt;script&gt;" in html
 
 
@@ -123,8 +126,8 @@ def test_limits_and_faults_show_the_values_in_force(client: Client) -> None:
     from sandbox import Limits
 
     page = client.get("/guide/limits/").content.decode()
-    assert f"<td class=\"num\">{MatchSettings().decision_timeout}</td>" in page
-    assert f"<td class=\"num\">{Limits().memory_mb}</td>" in page
+    assert f'<td class="num">{MatchSettings().decision_timeout}</td>' in page
+    assert f'<td class="num">{Limits().memory_mb}</td>' in page
     assert 'id="faults"' in page
     for kind in FAULT_KINDS:
         assert f"<code>{kind}</code>" in page, kind
@@ -153,9 +156,12 @@ def test_every_rule_set_has_a_page_in_words(client: Client, rulesets: None, slug
     assert all(str(row.effect).strip() for row in book.cards)
     # the differences are exactly the options that differ from classic
     classic = PRESETS["classic"]
-    assert {o.name for o in book.changed} == {k for k in rules.options() if rules.options()[k] != classic.options()[k]}
+    assert {o.name for o in book.changed} == {
+        k for k in rules.options() if rules.options()[k] != classic.options()[k]
+    }
     # the reference-only parts of docs/rules.md are left out
-    assert "## Presets" not in str(book.text) and "Presets (" not in str(book.text)
+    assert "## Presets" not in str(book.text)
+    assert "Presets (" not in str(book.text)
 
 
 def test_rule_set_pages_keep_only_what_applies(client: Client, rulesets: None) -> None:
@@ -164,12 +170,15 @@ def test_rule_set_pages_keep_only_what_applies(client: Client, rulesets: None) -
     stacking = client.get("/guide/rules/stacking/").content.decode()
     family = client.get("/guide/rules/family/").content.decode()
     assert "It does not: these are the official rules." in classic
-    assert "Seven-O: after playing a 7" in seven and "Seven-O: after playing a 7" not in classic
+    assert "Seven-O: after playing a 7" in seven
+    assert "Seven-O: after playing a 7" not in classic
     assert "swaps hands with another player" in seven  # the 7's row in the cards table
-    assert 'id="stacking-stacking"' in stacking and 'id="stacking-stacking"' not in classic
+    assert 'id="stacking-stacking"' in stacking
+    assert 'id="stacking-stacking"' not in classic
     assert "(001&#x27;s house rule): the same symbol only" in stacking or "the same symbol only" in stacking
     assert "<code>winner-takes</code> (000, 001, 003)" in classic
-    assert "<code>lowest-wins</code> (002, 004)" in family and "<code>winner-takes</code> (000" not in family
+    assert "<code>lowest-wins</code> (002, 004)" in family
+    assert "<code>winner-takes</code> (000" not in family
     assert "<code>uno_penalty</code> is <code>4</code> (officially <code>2</code>)" in family
 
 
@@ -197,8 +206,11 @@ def test_rule_sets_show_display_names(client: Client, bot: Bot, rival: Bot, clas
     listing = client.get("/matches/").content.decode()
     assert "<td>Seven-O</td>" in listing
     board = client.get("/rules/seven-o/").content.decode()
-    assert 'href="/guide/rules/seven-o/"' in board and "sources:" not in board
-    assert "Ladder Elo" in board and "Fitted rating" in board and "Why they differ" in board
+    assert 'href="/guide/rules/seven-o/"' in board
+    assert "sources:" not in board
+    assert "Ladder Elo" in board
+    assert "Fitted rating" in board
+    assert "Why they differ" in board
 
 
 def test_the_spec_of_a_custom_rule_set_is_its_closest_preset_plus_overrides() -> None:
@@ -212,7 +224,9 @@ def test_the_spec_of_a_custom_rule_set_is_its_closest_preset_plus_overrides() ->
 
 def test_a_javascript_bot_is_created_and_uploaded_through_the_forms(clients: dict[str, Client]) -> None:
     owner = clients["owner"]
-    response = owner.post("/bots/new/", {"name": "jsbot", "description": "", "language": "node", "is_active": "on"})
+    response = owner.post(
+        "/bots/new/", {"name": "jsbot", "description": "", "language": "node", "is_active": "on"}
+    )
     assert response.status_code == 302
     bot = Bot.objects.get(name="jsbot")
     assert bot.language == Language.NODE
@@ -238,13 +252,21 @@ def test_the_version_page_polls_its_status_and_only_the_owner_gets_the_log(
     assert version is not None
     page = clients["owner"].get(f"/bots/{bot.pk}/v/1/").content.decode()
     assert f'data-status-url="/bots/{bot.pk}/v/1/status.json"' in page
-    assert "web/version_status.js" in page and "<script>" not in page  # a static file: CSP-friendly
+    assert "web/version_status.js" in page
+    assert "<script>" not in page
     BotVersion.objects.filter(pk=version.pk).update(smoke_status=SmokeStatus.RUNNING)
     running = clients["owner"].get(f"/bots/{bot.pk}/v/1/status.json").json()
-    assert running["status"] == "running" and running["done"] is False
+    assert running["status"] == "running"
+    assert running["done"] is False
     BotVersion.objects.filter(pk=version.pk).update(smoke_status=SmokeStatus.PASSED, smoke_log="PASSED here")
     owner = clients["owner"].get(f"/bots/{bot.pk}/v/1/status.json")
-    assert owner.json() == {**owner.json(), "status": "passed", "label": "Passed", "done": True, "log": "PASSED here"}
+    assert owner.json() == {
+        **owner.json(),
+        "status": "passed",
+        "label": "Passed",
+        "done": True,
+        "log": "PASSED here",
+    }
     assert "no-cache" in owner["Cache-Control"] or "max-age=0" in owner["Cache-Control"]
     for who in ("other", "anon"):
         assert "log" not in clients[who].get(f"/bots/{bot.pk}/v/1/status.json").json()
@@ -344,19 +366,27 @@ def test_the_home_page_shows_ladder_and_league_games_not_version_tests(
 
 def test_bot_names_are_suggested(client: Client, bot: Bot, rival: Bot) -> None:
     assert client.get("/bots/names.json?q=own").json() == {"names": ["ownbot"]}
-    assert client.get("/bots/names.json?q=").json()["names"] == sorted(Bot.objects.values_list("name", flat=True))
+    assert client.get("/bots/names.json?q=").json()["names"] == sorted(
+        Bot.objects.values_list("name", flat=True)
+    )
     h2h = client.get("/ladder/h2h/").content.decode()
-    assert 'list="bot-names"' in h2h and 'data-url="/bots/names.json"' in h2h and "web/suggest.js" in h2h
+    assert 'list="bot-names"' in h2h
+    assert 'data-url="/bots/names.json"' in h2h
+    assert "web/suggest.js" in h2h
 
 
 # --- explanations ------------------------------------------------------------------------------------------
 
 
-def test_the_challenge_form_offers_no_own_bot(clients: dict[str, Client], bot: Bot, rival: Bot, owner: Any) -> None:
+def test_the_challenge_form_offers_no_own_bot(
+    clients: dict[str, Client], bot: Bot, rival: Bot, owner: Any
+) -> None:
     second = make_bot(owner, "ownbot-two")
     form = clients["owner"].get("/challenge/").context["form"]
     opponents = set(form.fields["opponents"].queryset)
-    assert rival in opponents and bot not in opponents and second not in opponents
+    assert rival in opponents
+    assert bot not in opponents
+    assert second not in opponents
     assert set(form.fields["bot"].queryset) == {bot, second}
 
 
@@ -366,7 +396,8 @@ def test_a_fault_before_the_first_decision_is_said_in_words(
     match = create_match(classic, [bot, rival], rated=False)
     match.participants.filter(bot=bot).update(fault_kind="handshake", fault_decision=-1)
     page = clients["anon"].get(f"/matches/{match.pk}/").content.decode()
-    assert "before its first decision" in page and "decision -1" not in page
+    assert "before its first decision" in page
+    assert "decision -1" not in page
     assert 'href="/guide/limits/#faults"' in page
 
 
@@ -375,16 +406,20 @@ def test_a_version_test_without_a_verdict_says_what_its_interval_means() -> None
 
     base = {"elo0": 0.0, "elo1": 5.0, "pairs": 400, "upper": 2.94, "lower": -2.94}
     text = meaning({**base, "status": "limit", "elo": 3.1, "elo_low": 0.4, "elo_high": 5.8})
-    assert "No verdict" in text and "excludes 0" in text and "very probably better" in text
+    assert "No verdict" in text
+    assert "excludes 0" in text
+    assert "very probably better" in text
     text = meaning({**base, "status": "limit", "elo": 1.0, "elo_low": -2.0, "elo_high": 4.0})
-    assert "No verdict" in text and "excludes 0" not in text
+    assert "No verdict" in text
+    assert "excludes 0" not in text
     assert "LLR" in meaning({**base, "status": "running", "elo": 1.0, "elo_low": -9.0, "elo_high": 11.0})
     assert meaning({**base, "pairs": 0, "status": "running", "elo": None, "elo_low": None, "elo_high": None})
 
 
 def test_the_favicon(client: Client) -> None:
     response = client.get("/favicon.ico")
-    assert response.status_code == 302 and response["Location"].endswith("favicon.svg")
+    assert response.status_code == 302
+    assert response["Location"].endswith("favicon.svg")
     assert 'rel="icon"' in client.get("/guide/").content.decode()
 
 
@@ -398,5 +433,6 @@ def test_the_wheel_downloads(client: Client, settings: Any, tmp_path: Any, rules
     assert zipfile.ZipFile(io.BytesIO(data)).testzip() is None
     assert kits.wheel_path().read_bytes() == data  # built once, kept
     kit = client.get("/guide/download/uno-arena-python-kit.zip")
-    assert kit.status_code == 200 and "attachment" in kit["Content-Disposition"]
+    assert kit.status_code == 200
+    assert "attachment" in kit["Content-Disposition"]
     assert client.get("/guide/download/other.zip").status_code == 404

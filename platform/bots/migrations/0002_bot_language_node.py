@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0001_initial'),
+        ("bots", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='bot',
-            name='language',
-            field=models.CharField(choices=[('python', 'Python 3'), ('node', 'JavaScript (Node.js)')], default='python', max_length=20),
+            model_name="bot",
+            name="language",
+            field=models.CharField(
+                choices=[("python", "Python 3"), ("node", "JavaScript (Node.js)")],
+                default="python",
+                max_length=20,
+            ),
         ),
     ]
