@@ -65,7 +65,9 @@ def _schedule_the_ladder() -> None:
 def _run(argv: list[str], cwd: Path, bin_dir: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("PYTHONPATH", None)  # the installed wheel, not this repository
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 def _journey(page: Any, base: str, tmp: Path, kit: str, language: str, bot_name: str, bin_dir: Path) -> None:
@@ -87,7 +89,9 @@ def _journey(page: Any, base: str, tmp: Path, kit: str, language: str, bot_name:
     wheel_url = install.split()[-1]
     assert wheel_url.startswith(f"{base}/guide/download/uno_arena-"), install
     if not (bin_dir / "uno-arena").exists():
-        pip = _run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", wheel_url], folder, bin_dir)
+        pip = _run(
+            [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", wheel_url], folder, bin_dir
+        )
         assert pip.returncode == 0, pip.stderr
     command = shlex.split(page.inner_text(f"#cmd-match-{kit.lower()}").strip())
     command[command.index("--games") + 1] = LOCAL_GAMES
@@ -149,10 +153,14 @@ def test_from_the_home_page_to_the_leaderboard_with_each_starter_kit(
     celery_worker(beat=True)
     with redis_broker(live_services["broker"]):
         call_command("load_example_bots", stdout=StringIO())
-        examples = list(Bot.objects.filter(owner__username="examples").values_list("active_version", flat=True))
+        examples = list(
+            Bot.objects.filter(owner__username="examples").values_list("active_version", flat=True)
+        )
         wait_for(
-            lambda: set(BotVersion.objects.filter(pk__in=examples).values_list("smoke_status", flat=True))
-            == {SmokeStatus.PASSED},
+            lambda: (
+                set(BotVersion.objects.filter(pk__in=examples).values_list("smoke_status", flat=True))
+                == {SmokeStatus.PASSED}
+            ),
             180,
             "the example bots' smoke tests",
         )
@@ -171,10 +179,16 @@ def test_from_the_home_page_to_the_leaderboard_with_each_starter_kit(
                 page.fill("#id_password2", "a long pass phrase 42")
                 page.click("form.form button[type=submit]")
                 page.wait_for_url(f"{base}/accounts/")
-                for kit, language, name in (("Python", "python", "newcomer-py"), ("JavaScript", "node", "newcomer-js")):
+                for kit, language, name in (
+                    ("Python", "python", "newcomer-py"),
+                    ("JavaScript", "node", "newcomer-js"),
+                ):
                     folder = tmp_path / kit.lower()
                     folder.mkdir()
                     _journey(page, base, folder, kit, language, name, env_dir / "bin")
             finally:
                 browser.close()
-    assert set(Bot.objects.filter(owner__username="newcomer").values_list("language", flat=True)) == {"python", "node"}
+    assert set(Bot.objects.filter(owner__username="newcomer").values_list("language", flat=True)) == {
+        "python",
+        "node",
+    }
