@@ -89,6 +89,33 @@ for line in sys.stdin.buffer:
 '''
 
 
+def control_characters(text: str) -> list[str]:
+    """The characters of ``text`` a terminal or a page would act on: C0 controls but newline and tab,
+    DEL, C1 controls, bidi controls, line and paragraph separators, lone surrogates (none may pass the
+    boundary, ``arena.play.bot_text``)."""
+    return [
+        c
+        for c in text
+        if (c < " " and c not in "\n\t")
+        or "\x7f" <= c <= "\x9f"
+        or c in "\u061c\u200e\u200f\u2028\u2029"
+        or "\u202a" <= c <= "\u202e"
+        or "\u2066" <= c <= "\u2069"
+        or "\ud800" <= c <= "\udfff"
+    ]
+
+
+def strings(value: Any) -> list[str]:
+    """Every string in a JSON value (keys included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*strings(k), *strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
 def _segments(segments: tuple[Segment, ...]) -> list[Any]:
     return [base64.b64encode(s).decode() if isinstance(s, bytes) else list(s) for s in segments]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from tests.fuzz_bot import FIXED_PLANS, fuzz_bot_source
+from tests.fuzz_bot import FIXED_PLANS, control_characters, fuzz_bot_source
 from tests.sandbox.sandbox_support import require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,19 +88,6 @@ def test_match_needs_two_bots(capsys) -> None:
         main(["match"])
 
 
-def _control_characters(text: str) -> list[str]:
-    """Characters a terminal would act on: C0 but newline and tab, DEL, C1, bidi controls, separators."""
-    return [
-        c
-        for c in text
-        if (c < " " and c not in "\n\t")
-        or "\x7f" <= c <= "\x9f"
-        or c in "\u061c\u200e\u200f\u2028\u2029"
-        or "\u202a" <= c <= "\u202e"
-        or "\u2066" <= c <= "\u2069"
-    ]
-
-
 def _cli(*args: str) -> str:
     """Run ``python -m arena ARGS`` as a terminal user would; its stdout, checked to be valid UTF-8."""
     done = subprocess.run(
@@ -118,7 +105,7 @@ def test_the_cli_prints_no_control_character_from_a_bot_whose_stderr_is_all_esca
         "match", str(bot), str(EXAMPLES / "random_bot.py"), "--rules", "classic-single",
         "--runner", "process", "--games", "2", "--replays", str(tmp_path / "replays"), "--quiet",
     )  # fmt: skip
-    assert _control_characters(out) == []
+    assert control_characters(out) == []
     assert out.count("fuzz: invalid_json at decision") == 2, out  # faulted in both games
     assert "\\x1b]0;pwned title\\x07" in out  # what the bot wrote is shown, escaped
     # The forged referee line is there, but only quoted in a fault message or behind the stderr prefix.
@@ -127,7 +114,7 @@ def test_the_cli_prints_no_control_character_from_a_bot_whose_stderr_is_all_esca
     assert not any(line.lstrip().startswith("game 1: random_bot") for line in lines), out
     log = _cli("replay", str(tmp_path / "replays" / "game-00001.json"))
     assert "FAULT invalid_json" in log
-    assert _control_characters(log) == []
+    assert control_characters(log) == []
 
 
 def test_the_replay_cli_escapes_a_crafted_replay_file(tmp_path) -> None:
@@ -145,6 +132,6 @@ def test_the_replay_cli_escapes_a_crafted_replay_file(tmp_path) -> None:
     path = tmp_path / "evil.json"
     path.write_text(json.dumps(replay))
     log = _cli("replay", str(path))
-    assert _control_characters(log) == []
+    assert control_characters(log) == []
     assert "\\x1b]52;c;cHduZWQ=\\x07" in log
     assert not any(line.startswith(("#0 forged", "game 1: x")) for line in log.splitlines())
