@@ -121,13 +121,16 @@ def store_result(match_id: int, attempt: int, result: Any) -> str:
         return "finished" if record_result(match_id, attempt, result) else "stale"
     except Exception as exc:
         log.exception("match %s: the result could not be stored; storing it without the bots' text", match_id)
-        note = f"The result was stored without the bots' text (stderr, fault messages): {type(exc).__name__}: {exc}"
+        first = f"{type(exc).__name__}: {exc}"
     try:
+        note = f"Stored without the bots' text (stderr, fault messages): storing it whole failed with {first}"
         stored = record_result(match_id, attempt, without_bot_text(result), error=note)
     except Exception:
         log.exception("match %s: the result could not be stored at all", match_id)
         fail(
-            match_id, attempt, f"{note}\n\nThen storing it without them failed too:\n{traceback.format_exc()}"
+            match_id,
+            attempt,
+            f"The result could not be stored: {first}\n\nNor without the bots' text:\n{traceback.format_exc()}",
         )
         return "failed"
     return "finished" if stored else "stale"

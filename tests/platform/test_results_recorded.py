@@ -111,7 +111,7 @@ def test_a_result_that_cannot_be_stored_is_stored_without_the_bots_text(
     assert tasks.run_match_task.apply(args=[match.pk]).get() == "finished"
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
-    assert "stored without the bots' text" in match.error
+    assert "Stored without the bots' text" in match.error
     seats = list(match.participants.order_by("seat"))
     assert [s.place for s in seats] == [2, 1]
     assert seats[0].fault_kind == "crash"  # the fault and the loss count
