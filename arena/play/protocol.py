@@ -29,7 +29,7 @@ BOT_TYPES: Final = ("ready", "action")
 """Message types a bot sends."""
 
 MAX_NAME: Final = 64
-"""Longest bot name accepted in ``ready``, in characters (a longer one is an ``invalid_message`` fault)."""
+"""Longest bot name accepted in ``ready``, in characters (a longer one is refused: a ``handshake`` fault)."""
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
@@ -189,7 +189,8 @@ def decode_ready(line: bytes) -> str | None:
     """Validate the bot's answer to ``hello``; returns the name it gave (or None).
 
     The name is validated, not repaired: 1 to :data:`MAX_NAME` characters, all printable
-    (``str.isprintable``: no NUL, no escape, no bidi control, no lone surrogate), else a fault."""
+    (``str.isprintable``: no NUL, no escape, no bidi control, no lone surrogate), else a
+    :class:`ProtocolError` (the bot link makes it a ``handshake`` fault)."""
     data = _load(line)
     if data.get("type") != "ready":
         raise ProtocolError(
