@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("bots", "0001_initial"),
+        ("bots", "0002_smoke_attempts"),
     ]
 
     operations = [
