@@ -121,7 +121,8 @@ def record_smoke_result(version_id: int, passed: bool, text: str) -> bool:
 
 
 def reset_smoke(version: BotVersion) -> None:
-    """Mark a version's smoke test as pending again, to be scheduled anew (used before a re-run)."""
+    """Mark a version's smoke test as pending again, with fresh attempts, to be scheduled anew (used before
+    a re-run)."""
     BotVersion.objects.filter(pk=version.pk).update(
-        smoke_status=SmokeStatus.PENDING, smoke_dispatched_at=None
+        smoke_status=SmokeStatus.PENDING, smoke_attempts=0, smoke_dispatched_at=None
     )

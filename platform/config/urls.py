@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.views import healthz
+from guide.views import favicon
 
 handler400 = "config.views.bad_request"
 handler403 = "config.views.permission_denied"
@@ -12,6 +13,7 @@ handler500 = "config.views.server_error"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include(("api.urls", "api"), namespace="api")),
@@ -19,6 +21,7 @@ urlpatterns = [
     path("ladder/", include("ladder.urls")),
     path("leagues/", include("leagues.urls")),
     path("versiontests/", include("versiontests.urls")),
+    path("guide/", include("guide.urls")),
     path("", include("viewer.urls")),
     path("", include("web.urls")),
 ]

@@ -45,9 +45,13 @@ class BotEditForm(forms.ModelForm):
 class UploadForm(forms.Form):
     """A new version: one source file, or a zip and its entry point."""
 
-    file = forms.FileField(help_text=f"A .py file or a .zip (at most {MAX_UPLOAD_BYTES // 1024} KiB).")
+    file = forms.FileField(
+        help_text=f"A .py or .js file (the bot's language), or a .zip (at most {MAX_UPLOAD_BYTES // 1024} KiB)."
+    )
     entry_point = forms.CharField(
-        required=False, max_length=200, help_text="For a zip: the file to run, e.g. bot.py or mybot/main.py."
+        required=False,
+        max_length=200,
+        help_text="For a zip: the file to run, e.g. mybot.py or mybot/main.js.",
     )
     activate = forms.BooleanField(required=False, initial=True, help_text="Make it the active version.")
 
@@ -60,7 +64,8 @@ class ChallengeForm(forms.Form):
     opponents = BoundedModelMultipleChoiceField(
         queryset=Bot.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        help_text=f"Any active bots (at most {MAX_OPPONENTS}).",
+        help_text=f"Other players' active bots and the example bots, at most {MAX_OPPONENTS} (to compare two of "
+        "your own bots, start a version test).",
     )
     rated = forms.BooleanField(required=False, initial=True)
 
@@ -68,4 +73,6 @@ class ChallengeForm(forms.Form):
         super().__init__(*args, **kwargs)
         active = Bot.objects.filter(is_active=True, active_version__isnull=False).select_related("owner")
         self.fields["bot"].queryset = active.filter(owner=user)  # type: ignore[attr-defined]
-        self.fields["opponents"].queryset = active  # type: ignore[attr-defined]
+        # Never your own bots: a bot is not its own opponent, and your bots against each other is what a
+        # version test measures properly.
+        self.fields["opponents"].queryset = active.exclude(owner=user) if user else active  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("scheduling", "0001_initial"),
         ("matches", "0002_origin_dispatched"),
-        ("bots", "0002_pending_version_smoke_dispatched"),
+        ("bots", "0004_pending_version_smoke_dispatched"),
         ("ladder", "0001_initial"),
         ("leagues", "0001_initial"),
         ("versiontests", "0001_initial"),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("bots", "0001_initial"),
+        ("bots", "0003_bot_language_node"),
     ]
 
     operations = [
