@@ -19,8 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 SECRET = "a-test-secret-key-that-is-long-enough-for-production-0123456789"
 
 
-def run_in_production(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    """``manage.py args`` in a fresh interpreter with the production settings (and ``env``)."""
+def production_env(**env: str) -> dict[str, str]:
+    """This environment without the platform's variables, with the production settings and ``env``."""
     clean = {
         k: v for k, v in os.environ.items() if not k.startswith(("UNO_ARENA_", "SECRET_KEY", "DATABASE"))
     }
@@ -30,12 +30,18 @@ def run_in_production(args: list[str], **env: str) -> subprocess.CompletedProces
         UNO_ARENA_RUNNER="docker",
         UNO_ARENA_VAR=str(REPO / "var" / "test-deploy"),
         DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=f"{REPO}:{REPO / 'platform'}",
     )
     clean.update(env)
+    return clean
+
+
+def run_in_production(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py args`` in a fresh interpreter with the production settings (and ``env``)."""
     return subprocess.run(
         [sys.executable, str(REPO / "manage.py"), *args],
         cwd=REPO,
-        env=clean,
+        env=production_env(**env),
         capture_output=True,
         text=True,
         timeout=120,
@@ -79,19 +85,10 @@ def test_production_headers_over_https() -> None:
         "print(r.status_code, r.headers['Strict-Transport-Security']);"
         "print(r.headers['Content-Security-Policy'])"
     )
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("UNO_ARENA_", "SECRET_KEY"))}
-    clean.update(
-        UNO_ARENA_PRODUCTION="1",
-        SECRET_KEY=SECRET,
-        UNO_ARENA_RUNNER="docker",
-        UNO_ARENA_VAR=str(REPO / "var" / "test-deploy"),
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONPATH=f"{REPO}:{REPO / 'platform'}",
-    )
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=REPO / "platform",
-        env=clean,
+        env=production_env(),
         capture_output=True,
         text=True,
         timeout=120,
