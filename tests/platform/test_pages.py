@@ -97,6 +97,7 @@ def test_web_challenge_and_rate_limit(
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"challenge": "2/hour"}}
     from scheduling.throttles import ChallengeThrottle
 
+    saved = ChallengeThrottle.THROTTLE_RATES
     ChallengeThrottle.THROTTLE_RATES = {"challenge": "2/hour"}
     try:
         form = {"bot": bot.pk, "ruleset": "classic", "opponents": [rival.pk], "rated": "on"}
@@ -113,10 +114,8 @@ def test_web_challenge_and_rate_limit(
             content_type="application/json",
         )
         assert api_response.status_code == 429
-    finally:
-        from rest_framework.settings import api_settings
-
-        ChallengeThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    finally:  # the rates as they were (api_settings still holds the overridden ones here)
+        ChallengeThrottle.THROTTLE_RATES = saved
 
 
 def test_challenge_form_rejects_bad_tables(
