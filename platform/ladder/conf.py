@@ -4,7 +4,7 @@
 |---|---|---|
 | ``UNO_ARENA_LADDER`` | on | the matchmaking task plans matches (off: it does nothing) |
 | ``UNO_ARENA_LADDER_QUEUED`` | 3 | rated ladder matches kept queued per rule set |
-| ``UNO_ARENA_LADDER_CAPACITY`` | 50 | at most this many matches queued or running in all (any origin) |
+| ``UNO_ARENA_LADDER_CAPACITY`` | 50 | at most this many ladder matches queued or running (the scheduler shares the workers) |
 | ``UNO_ARENA_LADDER_PER_WORKER`` | 4 | ... and at most this many per live worker on the ``matches`` queue |
 | ``UNO_ARENA_LADDER_EVERY`` | 30 | seconds between two matchmaking runs (initial beat schedule) |
 | ``UNO_ARENA_LADDER_TABLE_SIZE`` | 4 | preferred table size (clamped to each rule set's player range) |
