@@ -169,8 +169,9 @@ class BotCgroup:
 
 def cgroup_dir_of(pid: int, controller: str) -> Path | None:
     """The folder of ``pid``'s cgroup in the v1 hierarchy of ``controller``, else in the v2 hierarchy;
-    ``None`` if the process is gone or no such hierarchy is mounted (read through our own mount table,
-    so the process must be in our cgroup namespace, as containers of the host's engine are)."""
+    ``None`` if the process is gone, is in a root cgroup, or no such hierarchy is mounted (read through
+    our own mount table, so the process must be in our cgroup namespace, as containers of the host's
+    engine are). Resolve it while the process surely runs: a pid can be reused once it has exited."""
     try:
         lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
@@ -187,17 +188,15 @@ def cgroup_dir_of(pid: int, controller: str) -> Path | None:
         fstype, _source, options = [*right.split(" "), "", ""][:3]
         mount = Path(left.split(" ")[4])
         if fstype == "cgroup" and controller in options.split(",") and controller in groups:
-            return mount / groups[controller].lstrip("/")
-        if fstype == "cgroup2" and "" in groups:
+            return mount / groups[controller].lstrip("/") if groups[controller] != "/" else None
+        if fstype == "cgroup2" and groups.get("", "/") != "/":
             unified = mount / groups[""].lstrip("/")
     return unified
 
 
-def cpu_seconds_used(pid: int) -> float | None:
-    """CPU seconds used so far by every process in ``pid``'s cgroup (v1 ``cpuacct``, or v2 ``cpu.stat``)."""
-    folder = cgroup_dir_of(pid, "cpuacct")
-    if folder is None:
-        return None
+def cpu_seconds_used(folder: Path) -> float | None:
+    """CPU seconds used so far by every process in the cgroup ``folder`` (v1 ``cpuacct.usage``, or v2
+    ``cpu.stat``; see :func:`cgroup_dir_of`); ``None`` once it is gone."""
     with contextlib.suppress(OSError, ValueError):
         if (folder / "cpuacct.usage").exists():
             return int((folder / "cpuacct.usage").read_text()) / 1e9

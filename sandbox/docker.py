@@ -30,7 +30,7 @@ from docker.types import LogConfig, Ulimit
 from sandbox import seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import Staged, stage
-from sandbox.cgroups import cpu_seconds_used
+from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
 from sandbox.connection import READ_CHUNK, PipeConnection, drain, remove_tree
 from sandbox.errors import SandboxError, SandboxUnavailable
 
@@ -107,12 +107,12 @@ def _attach(client: docker.DockerClient, container_id: str, **streams: int) -> t
 
 
 def _watch_cpu(
-    client: docker.DockerClient, container_id: str, pid: int, limit: float, stop: threading.Event
+    client: docker.DockerClient, container_id: str, cgroup: Path, limit: float, stop: threading.Event
 ) -> None:
-    """Kill the container once its cgroup has used more than ``limit`` CPU seconds: the CPU-time
+    """Kill the container once its ``cgroup`` has used more than ``limit`` CPU seconds: the CPU-time
     backstop where the runtime does not enforce ``RLIMIT_CPU`` (gVisor). Polls 4 times a second."""
     while not stop.wait(WATCH_INTERVAL):
-        used = cpu_seconds_used(pid)
+        used = cpu_seconds_used(cgroup)
         if used is None:  # gone
             return
         if used > limit:
@@ -193,9 +193,12 @@ class DockerConnection(PipeConnection):
         self.client.api.start(self.container_id)
         state = self.client.api.inspect_container(self.container_id)["State"]
         self._pid = state.get("Pid") or None
-        if self._watch_cpu and self._pid:
+        cgroup = cgroup_dir_of(self._pid, "cpuacct") if self._watch_cpu and self._pid else None
+        if cgroup is not None:
+            if self.container_id not in str(cgroup):
+                raise SandboxError(f"{self.label}: container {self.container_id[:12]} is not in {cgroup}")
             # The thread holds no reference to the connection (a dropped one must still be collected).
-            args = (self.client, self.container_id, self._pid, self.limits.cpu_seconds, self._stop_watch)
+            args = (self.client, self.container_id, cgroup, self.limits.cpu_seconds, self._stop_watch)
             self._watchdog = threading.Thread(
                 target=_watch_cpu, args=args, name=f"cpu {self.label}", daemon=True
             )

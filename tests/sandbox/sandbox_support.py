@@ -103,10 +103,20 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def cgroup_members(pid: int) -> set[int]:
-    """Every process in the pids cgroup of ``pid``, read on the host (for containers: ``docker top``
-    lists the pids of gVisor's own kernel under ``runsc``, not host pids)."""
-    folder = cgroup_dir_of(pid, "pids")
+def container_processes(conn: object) -> set[int]:
+    """Host pids in a running container's pids cgroup (``docker top`` lists the pids of gVisor's own
+    kernel under ``runsc``, not host pids); none once it has stopped (its pid may then be reused)."""
+    import docker.errors
+
+    try:
+        state = conn.client.api.inspect_container(conn.container_id)["State"]  # type: ignore[attr-defined]
+    except docker.errors.NotFound:
+        return set()
+    if not state.get("Running") or not state.get("Pid"):
+        return set()
+    folder = cgroup_dir_of(state["Pid"], "pids")
+    if folder is None or conn.container_id not in str(folder):  # type: ignore[attr-defined]
+        return set()
     try:
         return {int(p) for p in (folder / "cgroup.procs").read_text().split()} if folder else set()
     except OSError:
@@ -116,8 +126,8 @@ def cgroup_members(pid: int) -> set[int]:
 def bot_processes(conn: object) -> set[int]:
     """Host pids of everything a connection's bot runs now (container cgroup, cgroup, process tree)."""
     pids: set[int] = set()
-    if getattr(conn, "container_id", None) is not None and conn.pid:  # type: ignore[attr-defined]
-        pids.update(cgroup_members(conn.pid))  # type: ignore[attr-defined]
+    if getattr(conn, "container_id", None) is not None:
+        pids.update(container_processes(conn))
     cgroup = getattr(conn, "cgroup", None)
     if cgroup is not None:
         pids.update(cgroup.pids())

@@ -12,7 +12,7 @@ import pytest
 from sandbox_support import bot_processes, host_address, hostile_spec, on_ci, snapshot, survivors
 
 from sandbox import BotExited, BotOutputTooLong, BotTimeout, Limits, Runner
-from sandbox.cgroups import cpu_seconds_used
+from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
 from sandbox.docker import GVisorRunner
 
 
@@ -128,7 +128,7 @@ def test_cpu_share_is_capped(confining_runner: Runner, connections: list) -> Non
         # gVisor's clock for the bot's CPU time is its own; the host's cgroup counts what it really got
         # (gVisor's kernel included), from the start to the report.
         report(conn)
-        used = cpu_seconds_used(conn.pid)  # type: ignore[attr-defined]
+        used = cpu_seconds_used(cgroup_dir_of(conn.pid, "cpuacct"))  # type: ignore[arg-type, attr-defined]
         assert used is not None
         assert used / (time.monotonic() - started) <= 0.5 * 1.25 + 0.05
         closes_quickly(conn)
