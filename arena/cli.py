@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
 
 from arena.engine.rules import OPTIONS, PRESETS, parse_rules
 from arena.errors import ArenaError
+from arena.play.bot_text import clean
 
 # Modules that add their own subcommands with ``add_parser(subparsers)``; optional until they exist.
 _PLUGINS = ("arena.play.match_cli", "arena.engine.replay_log")
@@ -72,11 +75,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; errors in the input print one clear line and exit with status 2."""
-    args = build_parser().parse_args(argv)
+class SafeOutput:
+    """A text stream that writes everything through :func:`arena.play.bot_text.clean`: no control
+    character but newline and tab ever reaches the terminal, whatever a bot or a replay file held
+    (escape sequences are shown as ``\\x1b[...``); characters the terminal cannot encode are written
+    as backslash escapes instead of failing."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+    def write(self, text: str) -> int:
+        """Write ``text`` cleaned; returns ``len(text)`` like a text stream."""
+        self._stream.write(clean(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def safe_stdout() -> Iterator[None]:
+    """Route ``sys.stdout`` through :class:`SafeOutput` for the duration (the progress bars on stderr
+    are the command's own and stay as they are)."""
+    saved = sys.stdout
+    sys.stdout = SafeOutput(saved)
     try:
-        return int(args.func(args))
-    except ArenaError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        yield
+    finally:
+        sys.stdout = saved
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; errors in the input print one clear line and exit with status 2. Nothing
+    printed carries a control character (:func:`safe_stdout`)."""
+    args = build_parser().parse_args(argv)
+    with safe_stdout():
+        try:
+            return int(args.func(args))
+        except ArenaError as exc:
+            print(f"error: {clean(str(exc), one_line=True)}", file=sys.stderr)
+            return 2

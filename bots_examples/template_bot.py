@@ -12,7 +12,7 @@ from uno_bot import Bot, run  # the protocol helper, in the same folder
 class TemplateBot(Bot):
     """Plays a card when it can (declaring UNO), otherwise the first legal action."""
 
-    name = "template"
+    name = "template"  # sent in "ready": 1 to 64 printable characters (anything else is a fault)
 
     def on_hello(self, hello):
         """Remember who we are."""

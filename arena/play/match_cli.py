@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.rules import parse_rules
+from arena.play import bot_text
 from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, run_match
 from arena.ratings.stats import wilson_interval
 
@@ -147,15 +148,22 @@ def report(
         lines += ["", "Faults:"]
         for g, name, f in sorted(faults, key=lambda x: x[0]):
             lines.append(f"  game {g + 1}: {name}: {f.kind} at decision {f.decision}: {f.message}")
-            if f.stderr_tail.strip():
-                tail = f.stderr_tail.strip().splitlines()[-3:]
-                lines += [f"      stderr: {t[:200]}" for t in tail]
+            lines += _stderr_lines(name, f.stderr_tail)
     if out:
         lines += [
             "",
             f"Replays: {out}/game-*.json (read one with: python -m arena replay {out}/game-00001.json)",
         ]
     return "\n".join(lines)
+
+
+def _stderr_lines(name: str, stderr: str, count: int = 3, width: int = 200) -> list[str]:
+    """The last ``count`` lines of a faulted bot's stderr, indented behind a ``|`` so that none can pass
+    for a line of the report (the text is already clean: :mod:`arena.play.bot_text`)."""
+    tail = bot_text.clean(stderr).strip().splitlines()[-count:]
+    if not tail:
+        return []
+    return [f"      {name} stderr, last {len(tail)} line(s):"] + [f"      | {t[:width]}" for t in tail]
 
 
 def add_parser(subparsers: Any) -> None:

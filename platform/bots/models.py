@@ -79,6 +79,9 @@ class BotVersion(models.Model):
     smoke_status = models.CharField(max_length=10, choices=SmokeStatus.choices, default=SmokeStatus.PENDING)
     smoke_log = models.TextField(blank=True)
     smoke_checked_at = models.DateTimeField(null=True, blank=True)
+    smoke_attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Smoke-test runs started (the reaper gives up after a few lost ones)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

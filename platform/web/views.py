@@ -182,12 +182,15 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A match: status, seats with places, scores, rating changes; faults in full for owners."""
+    """A match: status, seats with places, scores, rating changes; faults in full for owners; the error
+    of a failed (or degraded) match for staff."""
     match = get_object_or_404(Match.objects.select_related("ruleset", "created_by"), pk=pk)
     seats = list(match.participants.select_related("bot", "bot_version").defer("bot_version__archive"))
     rows = [(seat, seat.bot.is_owned_by(request.user)) for seat in seats]
     finished = match.status == MatchStatus.FINISHED
-    return render(request, "web/match_detail.html", {"match": match, "rows": rows, "finished": finished})
+    staff = bool(getattr(request.user, "is_staff", False))
+    context = {"match": match, "rows": rows, "finished": finished, "staff": staff}
+    return render(request, "web/match_detail.html", context)
 
 
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
