@@ -20,6 +20,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,7 +30,7 @@ from docker.types import LogConfig, Ulimit
 
 from sandbox import seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
-from sandbox.botdir import Staged, stage
+from sandbox.botdir import SWEEP_EVERY, Staged, owner_identity, owner_is_gone, stage
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
 from sandbox.connection import READ_CHUNK, PipeConnection, drain, remove_tree
 from sandbox.errors import SandboxError, SandboxUnavailable
@@ -41,6 +42,8 @@ IO_ENV = "UNO_ARENA_DOCKER_IO"
 IO_MODES = ("fifo", "attach")
 IMAGES_DIR = Path(__file__).resolve().parent / "images"
 LABEL = "org.uno-arena.bot"
+#: Who started the container (:func:`sandbox.botdir.owner_identity`): a dead owner's are swept.
+OWNER_LABEL = "org.uno-arena.owner"
 STDOUT, STDERR = 1, 2
 WATCH_INTERVAL = 0.25
 #: The bot's user in the container (and on the host: there is no user-namespace remapping).
@@ -385,9 +388,27 @@ class DockerRunner(Runner):
             runtime=self.runtime,
         )
 
+    _last_sweep: ClassVar[float] = -SWEEP_EVERY
+
+    def sweep(self) -> list[str]:
+        """Remove (by full id) the bot containers whose owner, a referee process, has died without
+        closing them (a killed worker): a docker bot does not die with its referee. Returns their ids."""
+        removed = []
+        for row in self.client.api.containers(all=True, filters={"label": OWNER_LABEL}):
+            if owner_is_gone((row.get("Labels") or {}).get(OWNER_LABEL, "")):
+                with contextlib.suppress(docker.errors.NotFound):
+                    self.client.api.remove_container(row["Id"], force=True, v=True)
+                removed.append(row["Id"])
+        if removed:
+            log.warning("removed %d bot containers left by dead referees", len(removed))
+        return removed
+
     def start(self, spec: BotSpec, limits: Limits | None = None) -> DockerConnection:
-        """Create, attach and start the bot's container."""
+        """Create, attach and start the bot's container (every 10 minutes, :meth:`sweep` first)."""
         limits = limits or Limits()
+        if time.monotonic() - DockerRunner._last_sweep >= SWEEP_EVERY:
+            DockerRunner._last_sweep = time.monotonic()
+            self.sweep()
         image = image_for(spec.language)
         staged = stage(spec.bot_dir, traversable=False)
         container_id: str | None = None
@@ -407,7 +428,7 @@ class DockerRunner(Runner):
                 hostname="bot",
                 stdin_open=True,
                 tty=False,
-                labels={LABEL: spec.bot_dir.name},
+                labels={LABEL: spec.bot_dir.name, OWNER_LABEL: owner_identity()},
                 host_config=self.host_config(staged, limits, fifos),
             )["Id"]
             conn = DockerConnection(
