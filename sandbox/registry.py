@@ -11,15 +11,17 @@ RUNNER_NAMES = ("gvisor", "docker", "bwrap", "process")
 
 
 def runner_class(name: str) -> type[Runner]:
-    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker)."""
-    if name == "gvisor":
-        from sandbox.docker import GVisorRunner
+    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker and
+    gvisor; without it, :class:`~sandbox.errors.SandboxUnavailable` says how to install it)."""
+    if name in ("gvisor", "docker"):
+        try:
+            from sandbox.docker import DockerRunner, GVisorRunner
+        except ImportError as exc:
+            raise SandboxUnavailable(
+                f"the docker SDK is not installed ({exc}; pip install docker, or 'uno-arena[docker]')"
+            ) from exc
 
-        return GVisorRunner
-    if name == "docker":
-        from sandbox.docker import DockerRunner
-
-        return DockerRunner
+        return GVisorRunner if name == "gvisor" else DockerRunner
     if name == "bwrap":
         from sandbox.bwrap import BwrapRunner
 
@@ -56,7 +58,11 @@ def get_runner(name: str | None = None, production: bool | None = None, language
         if candidate == "process" and production:
             reasons.append("process: refused in production")
             continue
-        cls = runner_class(candidate)
+        try:
+            cls = runner_class(candidate)
+        except SandboxUnavailable as exc:
+            reasons.append(f"{candidate}: {exc}")
+            continue
         status = cls.available(language)
         if status:
             if candidate == "process":

@@ -36,6 +36,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox.errors import SandboxUnavailable
+
 #: Allowed unconditionally: Docker's default list for a container without capabilities, less ptrace &
 #: co. (see the module docstring). Names the local libseccomp does not know, or that do not exist on this
 #: machine's ABI (the ``*32``/``*64`` variants of 32-bit ABIs), are skipped by :func:`bpf_program` (and
@@ -182,7 +184,13 @@ class CompiledFilter:
 
 
 def _build() -> tuple[Any, frozenset[str]]:
-    import pyseccomp as sc
+    try:
+        import pyseccomp as sc
+    except (ImportError, RuntimeError) as exc:  # RuntimeError: pyseccomp found no libseccomp
+        raise SandboxUnavailable(
+            f"the seccomp filter needs libseccomp and its bindings ({exc}): apt-get install libseccomp2; "
+            "pip install pyseccomp (or 'uno-arena[bwrap]')"
+        ) from exc
 
     filt = sc.SyscallFilter(sc.ERRNO(DEFAULT_ERRNO))
     # A binary search on the system-call number instead of ~300 comparisons in a row for each call.
