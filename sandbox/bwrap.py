@@ -101,9 +101,24 @@ def drop_privileges() -> list[str]:
     ]
 
 
-def sandbox_command(bot_dir: Path, limits: Limits, seccomp_fd: int, command: tuple[str, ...]) -> list[str]:
-    """Everything from the privilege drop to the bot's own command (after the launcher and prlimit)."""
-    return [*drop_privileges(), *bwrap_args(bot_dir, limits, seccomp_fd), "--", *INNER_COMMAND, *command]
+def sandbox_command(
+    bot_dir: Path, limits: Limits, seccomp_fd: int, command: tuple[str, ...], *, nproc: bool = False
+) -> list[str]:
+    """Everything from the privilege drop to the bot's own command (after the launcher and prlimit).
+
+    With ``nproc``, ``RLIMIT_NPROC`` is set *inside* the sandbox, by ``prlimit`` from its ``/usr``: the
+    kernel (5.14 on) counts it per user namespace, so it counts the bot's own processes only. Set
+    outside, it would count every process of host uid 65534 (other bots, gVisor's kernel).
+    """
+    inner = [system_tool("prlimit"), f"--nproc={limits.pids}", "--"] if nproc else []
+    return [
+        *drop_privileges(),
+        *bwrap_args(bot_dir, limits, seccomp_fd),
+        "--",
+        *inner,
+        *INNER_COMMAND,
+        *command,
+    ]
 
 
 @functools.cache
@@ -159,12 +174,11 @@ class BwrapRunner(Runner):
             keyctl = system_tool("keyctl")
             seccomp_fd = seccomp.program_fd()
             cgroup = BotCgroup.create(limits) if self.use_cgroups else None
-            # Without a pids cgroup, fall back to RLIMIT_NPROC; it is counted per host user, so it is
-            # then shared by all bots running at once (documented in docs/sandbox.md).
+            # Without a pids cgroup, fall back to RLIMIT_NPROC, set inside the bot's user namespace.
             nproc = cgroup is None or "pids" not in cgroup.limited
             argv = [
-                *rlimit_command(limits, spec.language, nproc=nproc),
-                *sandbox_command(staged.bot, limits, seccomp_fd, spec.command),
+                *rlimit_command(limits, spec.language),
+                *sandbox_command(staged.bot, limits, seccomp_fd, spec.command, nproc=nproc),
             ]
         except BaseException:
             if seccomp_fd is not None:

@@ -55,7 +55,7 @@ class ProcessRunner(Runner):
         cgroup = BotCgroup.create(limits) if self.use_cgroups else None
         # RLIMIT_NPROC counts all the user's processes (a developer's desktop has hundreds; root ignores
         # it), so the pids cap is the cgroup's, where there is one.
-        argv = [*rlimit_command(limits, spec.language, nproc=False), *spec.command]
+        argv = [*rlimit_command(limits, spec.language), *spec.command]
         try:
             keyctl: str | None = system_tool("keyctl")
         except SandboxUnavailable:

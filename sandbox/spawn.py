@@ -28,12 +28,12 @@ def system_tool(name: str) -> str:
     return found
 
 
-def rlimit_command(limits: Limits, language: str, *, nproc: bool) -> list[str]:
+def rlimit_command(limits: Limits, language: str) -> list[str]:
     """A ``prlimit ... --`` prefix setting the bot's rlimits before it execs.
 
     Memory is ``RLIMIT_AS`` for Python, ``RLIMIT_DATA`` for other languages (V8 reserves far more address
-    space than it uses, so an address-space cap stops node from starting). ``RLIMIT_NPROC`` counts every
-    process of the *user*, so it is only used when asked (``nproc``): see the runners.
+    space than it uses, so an address-space cap stops node from starting). No ``RLIMIT_NPROC`` here: it
+    would count every process of the host user (bwrap sets it inside the bot's user namespace).
     """
     mem = limits.memory_mb * MIB
     args = [
@@ -44,8 +44,6 @@ def rlimit_command(limits: Limits, language: str, *, nproc: bool) -> list[str]:
         f"--nofile={limits.open_files}",
         f"--as={mem}" if language == "python" else f"--data={mem}",
     ]
-    if nproc:
-        args.append(f"--nproc={limits.pids}")
     return [*args, "--"]
 
 
