@@ -188,7 +188,7 @@ def add_parser(subparsers: Any) -> None:
         "in seat order",
     )
     parser.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
-    parser.add_argument("--runner", default="auto", choices=["auto", "docker", "bwrap", "process"])
+    parser.add_argument("--runner", default="auto", choices=["auto", "gvisor", "docker", "bwrap", "process"])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
