@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
 from rest_framework import serializers
 
 from api.permissions import is_owner
@@ -18,12 +19,29 @@ from rulesets.engine import validate_options
 from rulesets.models import RuleSet
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """``true``/``false`` only (JSON booleans, or those words in a form): DRF's field also takes 0, 1,
+    "yes", "off"... which the schema (a boolean) does not allow."""
+
+    TRUE_VALUES = {True, "true", "True"}
+    FALSE_VALUES = {False, "false", "False"}
+
+
+class StrictModelSerializer(serializers.ModelSerializer):
+    """A model serializer whose boolean fields are :class:`StrictBooleanField`."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.BooleanField: StrictBooleanField,
+    }
+
+
 def _user(serializer: serializers.BaseSerializer) -> Any:
     request = serializer.context.get("request")
     return getattr(request, "user", None)
 
 
-class RuleSetSerializer(serializers.ModelSerializer):
+class RuleSetSerializer(StrictModelSerializer):
     """A rule set; staff may create custom ones (options validated by the engine)."""
 
     class Meta:
@@ -66,7 +84,7 @@ class RuleSetSerializer(serializers.ModelSerializer):
         return super().update(instance, validated_data)
 
 
-class BotVersionSerializer(serializers.ModelSerializer):
+class BotVersionSerializer(StrictModelSerializer):
     """A version; the smoke-test log is shown to the owner only."""
 
     bot: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="name", read_only=True)
@@ -100,29 +118,26 @@ class VersionUploadSerializer(serializers.Serializer):
 
     file = serializers.FileField()
     entry_point = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
-    activate = serializers.BooleanField(required=False, default=True)
+    activate = StrictBooleanField(required=False, default=True)
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(StrictModelSerializer):
     """A bot. ``active_version`` (a version id of this bot) may be switched by the owner."""
 
     owner: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
     active_version = serializers.PrimaryKeyRelatedField(
         queryset=BotVersion.objects.defer("archive"), required=False, allow_null=True
     )
-    active_version_number = serializers.IntegerField(
-        source="active_version.number", read_only=True, default=None, allow_null=True
-    )
-    smoke_status = serializers.CharField(
-        source="active_version.smoke_status", read_only=True, default=None, allow_null=True
-    )
+    # Method fields: DRF leaves read-only fields with a default out of a PATCH's answer.
+    active_version_number = serializers.SerializerMethodField(help_text="null: no active version yet.")
+    smoke_status = serializers.SerializerMethodField(help_text="The active version's (null: none).")
     pending_version: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(
         read_only=True,
         allow_null=True,
         help_text="A version that becomes the active one once its smoke test passes (null: none).",
     )
     # A form-encoded create without the field would otherwise read as an unticked box: inactive.
-    is_active = serializers.BooleanField(default=True)
+    is_active = StrictBooleanField(default=True)
 
     class Meta:
         model = Bot
@@ -140,6 +155,14 @@ class BotSerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["id", "owner", "created_at"]
+
+    def get_active_version_number(self, bot: Bot) -> int | None:
+        """The active version's number."""
+        return bot.active_version.number if bot.active_version else None
+
+    def get_smoke_status(self, bot: Bot) -> str | None:
+        """The active version's smoke-test status."""
+        return bot.active_version.smoke_status if bot.active_version else None
 
     def validate_active_version(self, value: BotVersion | None) -> BotVersion | None:
         """Only a version of this very bot, and not one that failed its smoke test."""
@@ -170,11 +193,12 @@ class BotSerializer(serializers.ModelSerializer):
 class BotCreateSerializer(BotSerializer):
     """A new bot: its profile (it has no version to make active yet: upload one)."""
 
-    class Meta(BotSerializer.Meta):
-        read_only_fields = [*BotSerializer.Meta.read_only_fields, "active_version"]
+    active_version: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
 
 
-class ParticipantSerializer(serializers.ModelSerializer):
+class ParticipantSerializer(StrictModelSerializer):
     """A seat; fault details and stderr are for the bot's owner only."""
 
     bot: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="name", read_only=True)
@@ -208,7 +232,7 @@ class ParticipantSerializer(serializers.ModelSerializer):
         return obj.stderr if is_owner(_user(self), obj.bot) else None
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(StrictModelSerializer):
     """A match with its seats and the replay's URL once finished."""
 
     ruleset: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="slug", read_only=True)
@@ -249,22 +273,29 @@ class MatchSerializer(serializers.ModelSerializer):
         return request.build_absolute_uri(f"/api/matches/{obj.pk}/replay/")
 
 
+class LookupField(serializers.SlugRelatedField):
+    """A slug-related field that answers "does not exist" for a value with a NUL character before any
+    query (PostgreSQL text cannot hold one: the lookup would be a 500)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        """Refuse NUL, then look the object up."""
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", "\\x00"))
+        return super().to_internal_value(data)
+
+
 class ChallengeSerializer(serializers.Serializer):
     """A challenge: your bot against chosen opponents on a rule set."""
 
-    ruleset: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="slug", queryset=RuleSet.objects.filter(is_active=True)
-    )
-    bot: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="name", queryset=Bot.objects.all(), help_text="Your bot."
-    )
+    ruleset = LookupField(slug_field="slug", queryset=RuleSet.objects.filter(is_active=True))
+    bot = LookupField(slug_field="name", queryset=Bot.objects.all(), help_text="Your bot.")
     opponents = serializers.ListField(
         child=serializers.CharField(max_length=40),
         min_length=1,
         max_length=MAX_OPPONENTS,
         help_text=f"Names of any active bots (1 to {MAX_OPPONENTS}).",
     )
-    rated = serializers.BooleanField(default=True)
+    rated = StrictBooleanField(default=True)
 
     def validate_bot(self, value: Bot) -> Bot:
         """You challenge with a bot of yours."""
@@ -283,14 +314,14 @@ class ChallengeSerializer(serializers.Serializer):
         return [found[name] for name in names]
 
 
-class LeaderboardEntrySerializer(serializers.ModelSerializer):
+class LeaderboardEntrySerializer(StrictModelSerializer):
     """One row of a leaderboard."""
 
     rank = serializers.IntegerField(read_only=True)
     bot: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="name", read_only=True)
     bot_id = serializers.IntegerField(read_only=True)
     owner = serializers.CharField(source="bot.owner.username", read_only=True)
-    provisional = serializers.BooleanField(read_only=True)
+    provisional = StrictBooleanField(read_only=True)
     win_rate = serializers.FloatField(read_only=True, allow_null=True)
     fit = serializers.SerializerMethodField(
         help_text="The batch fit's Elo and 95% interval (docs/leagues.md), null before the first fit."

@@ -163,6 +163,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         )
         bot = self.request.query_params.get("bot")
         if bot and self.action == "list":
+            if "\x00" in bot:  # no bot has it in its name (and PostgreSQL text cannot hold it)
+                return qs.none()
             qs = qs.filter(pk__in=Participant.objects.filter(bot__name=bot).values("match_id"))
         return qs
 

@@ -209,3 +209,19 @@ def test_every_operation_documents_its_errors() -> None:
                 assert "404" in codes, (method, path)
     created_by = schema["components"]["schemas"]["Match"]["properties"]["created_by"]
     assert created_by["nullable"]
+
+
+def test_a_nul_character_is_a_4xx_never_a_500(
+    api: dict[str, Any], clients: dict[str, Client], bot: Bot, rival: Bot, classic: RuleSet
+) -> None:
+    """Found by schemathesis: a NUL in a looked-up name reached PostgreSQL (a DataError, a 500)."""
+    for payload in (
+        {"ruleset": "\x00x", "bot": bot.name, "opponents": [rival.name]},
+        {"ruleset": "classic", "bot": "own\x00bot", "opponents": [rival.name]},
+        {"ruleset": "classic", "bot": bot.name, "opponents": ["rival\x00"]},
+    ):
+        assert api["owner"].post("/api/challenges/", payload, format="json").status_code == 400
+    assert api["anon"].get("/api/matches/?bot=a%00b").json()["count"] == 0
+    form = {"bot": bot.pk, "ruleset": "cla\x00ssic", "opponents": [rival.pk]}
+    assert clients["owner"].post("/challenge/", form).status_code == 200  # the form's error
+    assert clients["anon"].get("/matches/?bot=a%00b").status_code in (200, 400)
