@@ -37,4 +37,4 @@ class TemplateBot(Bot):
 
 
 if __name__ == "__main__":
-    run(TemplateBot())
+    run(TemplateBot)

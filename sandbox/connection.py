@@ -229,6 +229,16 @@ class PipeConnection(ABC):
                         raise BotExited(self.returncode, "the connection is closed") from exc
                     raise
 
+    def has_unread(self) -> bool:
+        """Whether the bot wrote something that no :meth:`readline` returned yet (a line, part of one, or
+        the end of its output); never blocks (one ``poll`` with no timeout)."""
+        return bool(self._buf) or (not (self._closed or self._eof) and bool(self._rpoll.poll(0)))
+
+    def unread(self) -> bytes:
+        """The bytes read from the bot but not returned by :meth:`readline` yet, raw: after a timeout,
+        the part of a line it wrote without its newline (empty if it wrote nothing)."""
+        return bytes(self._buf)
+
     def stderr_tail(self) -> str:
         """The last ``Limits.stderr_cap_bytes`` of the bot's stderr, decoded (:meth:`StderrTail.text`)."""
         return self._stderr.text()

@@ -62,6 +62,12 @@ class Recorder:
         """Processes of this bot still alive after close."""
         return survivors(self.procs)
 
+    def __getattr__(self, name: str) -> Any:
+        # Everything else (stderr_bytes, stderr_total, has_unread, unread) as the sandbox has it.
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
 
 def entry(
     runner: Runner,
