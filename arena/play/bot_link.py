@@ -103,6 +103,8 @@ class BotLink:
     think_total: float = field(default=0.0)
     think_before: float = 0.0
     """Think time of the earlier games its sandbox served (a series)."""
+    adopted: bool = False
+    """Whether its sandbox served an earlier game of the series (it was greeted with ``new_game``)."""
     answers: int = 0
     """Requests it answered in time (in this game)."""
     after: str = "hello"
@@ -163,6 +165,7 @@ class BotLink:
         self.bot_name = bot_name
         self.think_before = think
         self.series = True
+        self.adopted = True
         self.started.set()
 
     def detach(self) -> Any:
@@ -217,7 +220,7 @@ class BotLink:
                 + self._silence("ready"),
             )
         except Exception as exc:
-            self.stop("handshake", -1, f"before it said ready: {describe(exc)}")
+            self.stop("handshake", -1, f"before it said ready in answer to {answering}: {describe(exc)}")
         else:
             self.bot_name = ready.name or self.bot_name
             self.series = ready.series

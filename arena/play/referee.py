@@ -502,6 +502,8 @@ class _Sandboxes:
         self.last_game = last_game or {}
         self.budget = budget
         self.kept: dict[int, _Kept] = {}
+        self.refused: set[int] = set()
+        """Bots whose kept sandbox did not take ``new_game``: started afresh for every later game."""
         self.release = threading.Event()
 
     def adopt(self, bot: int, link: BotLink) -> bool:
@@ -518,11 +520,14 @@ class _Sandboxes:
         for s, link in enumerate(links):
             bot = seats[s]
             think = link.think_before + link.think_total
+            if link.adopted and link.fault is not None and link.fault.decision == -1:
+                self.refused.add(bot)  # it said series, then did not take new_game
             if (
                 keep
                 and self.keep
                 and link.live
                 and link.series
+                and bot not in self.refused
                 and self.last_game.get(bot, -1) > position
                 and think < self.budget
             ):
