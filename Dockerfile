@@ -18,8 +18,12 @@ COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 
 COPY . .
+# The guide serves a wheel of arena/, sandbox/ and bots_examples/ (pip install gives `uno-arena`): built
+# here once, into the image, so no web server builds it at run time (guide.kits; the same bytes anywhere).
+ENV UNO_ARENA_KITS_DIR=/app/var-kits
 RUN mkdir -p "$UNO_ARENA_VAR" \
-    && SECRET_KEY=collectstatic-only DEBUG=0 python manage.py collectstatic --noinput -v0
+    && SECRET_KEY=collectstatic-only DEBUG=0 python manage.py collectstatic --noinput -v0 \
+    && SECRET_KEY=build-only DEBUG=0 python manage.py build_kits
 
 EXPOSE 8000
 CMD ["gunicorn", "--chdir", "/app/platform", "config.wsgi", "-b", "0.0.0.0:8000", "-w", "3", "--access-logfile", "-"]

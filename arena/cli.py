@@ -18,13 +18,12 @@ _PLUGINS = ("arena.play.match_cli", "arena.engine.replay_log")
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
+    from arena.play.progress import progress_bar
     from arena.play.simulate import format_report, simulate
 
     rules = parse_rules(args.rules)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    with tqdm(total=args.games, unit="game", disable=args.quiet, file=sys.stderr) as bar:
+    with progress_bar(args.games, "game", args.quiet) as bar:
         report = simulate(rules, args.players, args.games, bots, seed=args.seed, progress=bar.update)
     print(format_report(report))
     return 0
@@ -49,7 +48,8 @@ def _rules(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m arena", description="UNO Arena engine tools.")
+    prog = "uno-arena" if sys.argv[0].endswith("uno-arena") else "python -m arena"  # the wheel's command
+    parser = argparse.ArgumentParser(prog=prog, description="UNO Arena engine tools.")
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games between built-in policies and print win rates")
     sim.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")

@@ -1,9 +1,10 @@
 """Template bot: copy this file, rename the class and write your strategy in ``decide``.
 
-Runnable as ``python3 template_bot.py``. The protocol (docs/protocol.md) is handled by the uno_bot helper
-(``uno_bot.py``, next to this file; upload both as a zip, or paste it in): ``on_hello`` gets the seat and the rules, ``on_event`` every public event (to track cards),
-``decide`` every request (return one of ``request["legal"]``). Print debugging output to stderr only:
-stdout is the protocol.
+Runnable as ``python3 template_bot.py``. The protocol (docs/protocol.md) is handled by the uno_bot helper:
+imported from ``uno_bot.py`` next to this file (upload both as a zip), or pasted in (the site's starter kit
+does that: its ``mybot.py`` is this file with the helper inside, one file to upload). ``on_hello`` gets the
+seat and the rules, ``on_event`` every public event (to track cards), ``decide`` every request (return one
+of ``request["legal"]``). Print debugging output to stderr only: stdout is the protocol.
 """
 
 from uno_bot import Bot, run  # the protocol helper, in the same folder

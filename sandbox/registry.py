@@ -10,9 +10,15 @@ RUNNER_NAMES = ("docker", "bwrap", "process")
 
 
 def runner_class(name: str) -> type[Runner]:
-    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker)."""
+    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker;
+    without it, :class:`~sandbox.errors.SandboxUnavailable` says how to install it)."""
     if name == "docker":
-        from sandbox.docker import DockerRunner
+        try:
+            from sandbox.docker import DockerRunner
+        except ImportError as exc:
+            raise SandboxUnavailable(
+                f"the docker SDK is not installed ({exc}; pip install docker, or 'uno-arena[docker]')"
+            ) from exc
 
         return DockerRunner
     if name == "bwrap":
@@ -50,7 +56,11 @@ def get_runner(name: str | None = None, production: bool | None = None, language
         if candidate == "process" and production:
             reasons.append("process: refused in production")
             continue
-        cls = runner_class(candidate)
+        try:
+            cls = runner_class(candidate)
+        except SandboxUnavailable as exc:
+            reasons.append(f"{candidate}: {exc}")
+            continue
         status = cls.available(language)
         if status:
             if candidate == "process":

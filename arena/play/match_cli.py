@@ -1,16 +1,17 @@
-"""``python -m arena match BOT BOT ...``: play games between bot programs through a sandbox runner.
+"""``python -m arena match BOT BOT ...`` (``uno-arena match``): play games between bot programs through a
+sandbox runner.
 
-    python -m arena match bots_examples/strategist.py bots_examples/random_bot.py --rules classic \\
-        --runner bwrap --games 100 --replays out/
+    uno-arena match mybot.py random greedy --rules classic --games 100 --replays out/
 
 Each BOT is a program file (``.py`` runs with ``python3``, ``.js`` with ``node``) started in its own
-folder. Game ``g`` (from 0) uses seed ``--seed + g`` and rotates the seats by ``g`` (bot ``k`` sits at
-seat ``(k - g) mod n``), so no bot keeps a seat. The games are one series (``run_series``): a bot that
-plays series (the helper's ``run(MyBot)``) is started once for all of them. ``--duplicate`` makes each
-game a duplicate match (every bot plays the deal from every seat, each rotation in fresh sandboxes).
-Prints the runner, the standings by the bots' ``ready`` names (win rate with a 95% Wilson interval, mean
-place, faults), every fault, and where the replays went (one JSON file per game, readable with
-``python -m arena replay FILE``).
+folder, or the short name of an example bot (``random``, ``greedy``, ``strategist``, ``template``:
+:mod:`arena.play.examples`). Game ``g`` (from 0) uses seed ``--seed + g`` and rotates the seats by ``g``
+(bot ``k`` sits at seat ``(k - g) mod n``), so no bot keeps a seat. The games are one series
+(``run_series``): a bot that plays series (the helper's ``run(MyBot)``) is started once for all of them.
+``--duplicate`` makes each game a duplicate match (every bot plays the deal from every seat, each rotation
+in fresh sandboxes). Prints the runner, the standings by the bots' ``ready`` names (win rate with a 95%
+Wilson interval, mean place, faults), every fault, and where the replays went (one JSON file per game,
+readable with ``python -m arena replay FILE``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Any
 
 from arena.engine.rules import parse_rules
 from arena.play import bot_text
+from arena.play.examples import resolve_bot
+from arena.play.progress import progress_bar
 from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, SeriesGame, run_match, run_series
 from arena.ratings.stats import wilson_interval
 
@@ -61,15 +64,17 @@ class Standing:
 
 
 def bot_entries(paths: list[str], runner: Any, limits: Any = None) -> list[BotEntry]:
-    """A referee entry per bot file, started by ``runner`` with its folder as working directory."""
+    """A referee entry per bot file (or example name), started by ``runner`` with its folder as working
+    directory."""
     from sandbox import BotSpec, Limits
 
     entries = []
     seen: dict[str, int] = {}
     for raw in paths:
-        path = Path(raw).resolve()
-        if not path.is_file():
-            raise SystemExit(f"error: {raw} is not a file")
+        try:
+            path = resolve_bot(raw)
+        except ValueError as exc:
+            raise SystemExit(f"error: {exc}") from None
         if path.suffix not in LANGUAGES:
             raise SystemExit(f"error: {raw}: unknown language (use {', '.join(LANGUAGES)} files)")
         language, interpreter = LANGUAGES[path.suffix]
@@ -103,9 +108,14 @@ def record(standings: list[Standing], result: MatchResult, order: list[int], gam
             standings[order[seat]].ready_name = bot_text.clean(name, one_line=True)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+#: Said whenever the process runner plays: it is for trying your own bot on your machine.
+PROCESS_WARNING = (
+    "note: the process runner is not a sandbox: the bots run as you, with your files and network; "
+    "play only bots you trust (the site runs every bot in a sandbox)"
+)
 
+
+def _run(args: argparse.Namespace) -> int:
     from sandbox import SandboxError, get_runner
 
     rules = parse_rules(args.rules)
@@ -120,6 +130,8 @@ def _run(args: argparse.Namespace) -> int:
     args.runner_used = runner.name
     if not args.quiet:
         print(f"runner: {runner_label(args)}", file=sys.stderr)
+    if runner.name == "process":
+        print(PROCESS_WARNING, file=sys.stderr)
     settings = MatchSettings(decision_timeout=args.decision_timeout, time_bank=args.time_bank)
     entries = bot_entries(args.bots, runner)
     standings = [Standing(e.name) for e in entries]
@@ -129,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
     n = len(entries)
     orders = [[(s + g) % n for s in range(n)] for g in range(args.games)]
     totals = {"decisions": 0, "seconds": 0.0}
-    with tqdm(total=args.games, unit="game", disable=args.quiet, file=sys.stderr) as bar:
+    with progress_bar(args.games, "game", args.quiet) as bar:
 
         def done(g: int, result: MatchResult) -> None:
             record(standings, result, orders[g], g)
@@ -207,8 +219,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "bots",
         nargs="+",
-        help="bot program files (.py, .js); the first game seats them in this order, and the seats rotate"
-        " by one each game (game g: seat s is bot s+g mod the number of bots)",
+        help="bot program files (.py, .js) or example names (random, greedy, strategist, template); the"
+        " first game seats them in this order, and the seats rotate by one each game (game g: seat s is"
+        " bot s+g mod the number of bots)",
     )
     parser.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
     parser.add_argument(
