@@ -42,4 +42,4 @@ class TemplateBot extends Bot {
 
 module.exports = { TemplateBot };
 
-if (require.main === module) run(new TemplateBot());
+if (require.main === module) run(TemplateBot);

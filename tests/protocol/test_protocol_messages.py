@@ -56,7 +56,9 @@ def test_unknown_observation_fields_fall_back_to_json() -> None:
 def test_referee_messages_validate() -> None:
     game = Game(preset("classic"), 3, seed=2)
     rules = game.rules.to_dict()
-    hello = protocol.hello(1, 3, ["a", "b", "c"], rules, MatchSettings().limits(), protocol.seat_seed(9, 0, 1))
+    hello = protocol.hello(
+        1, 3, ["a", "b", "c"], rules, MatchSettings().limits(), protocol.seat_seed(9, 0, 1)
+    )
     end = {
         "type": "hand_end",
         "hand_no": 1,

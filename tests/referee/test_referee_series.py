@@ -184,3 +184,41 @@ def test_a_series_under_the_confining_runners(confining_runner, series_dir: Path
         alone = run_match(RULES, [bots[e] for e in game.seats], game.seed, SETTINGS)
         assert moves(result) == moves(alone)
     assert all(conn.closed and not conn.left_behind() for conn in log)
+
+
+DICE_JS = """"use strict";
+const { Bot, run } = require("./uno_bot.js");
+class Dice extends Bot {
+  constructor() { super(); this.name = "dice-js"; }
+  onHello(hello) { console.error(`seat ${hello.seat} seed ${hello.seed}`); }
+  decide(request) { return this.rng.choice(request.legal); }
+}
+run(Dice);
+"""
+
+
+def test_the_javascript_helper_seeds_its_rng_and_plays_series(tmp_path: Path) -> None:
+    from tests.sandbox.sandbox_support import ready_runner
+
+    runner = ready_runner("process", "node")
+    folder = tmp_path / "dice"
+    folder.mkdir()
+    shutil.copy(EXAMPLES / "uno_bot.js", folder)
+    (folder / "dice.js").write_text(DICE_JS)
+    log: list[Recorder] = []
+    bots = [
+        entry(runner, folder, "node", "dice.js", log=log, language="node"),
+        example(runner, "random_bot.py"),
+    ]
+    games = [SeriesGame(70 + g, (g % 2, 1 - g % 2)) for g in range(3)]
+    results = run_series(RULES, bots, games, SETTINGS)
+    assert len(log) == 1 and greetings(log) == [["hello", "new_game", "new_game"]]
+    for game, result in zip(games, results, strict=True):
+        assert result.faults == [None, None]
+        seat = game.seats.index(0)
+        seed = result.replay["extra"]["referee"]["seeds"][seat]
+        assert result.stderr[seat] == f"seat {seat} seed {seed}\n"
+        again = run_match(RULES, [bots[e] for e in game.seats], game.seed, SETTINGS)
+        assert moves(again) == moves(result), "the JavaScript bot's randomness is not replayed"
+    other = run_match(RULES, bots, 999, SETTINGS)
+    assert moves(other) != moves(results[0])
