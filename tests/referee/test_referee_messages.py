@@ -61,7 +61,8 @@ def test_a_common_mistake_gets_a_message_that_teaches(
 ) -> None:
     result = play(process_runner, mode)
     fault = result.faults[0]
-    assert fault is not None and fault.kind == kind, fault
+    assert fault is not None
+    assert fault.kind == kind, fault
     for word in words:
         assert word in fault.message, fault.message
     assert fault.message.isprintable()
@@ -71,7 +72,8 @@ def test_a_common_mistake_gets_a_message_that_teaches(
 def test_a_slow_bot_that_answered_before_is_not_told_to_flush(process_runner) -> None:
     result = play(process_runner, "timeout", 3)
     fault = result.faults[0]
-    assert fault is not None and fault.kind == "timeout"
+    assert fault is not None
+    assert fault.kind == "timeout"
     assert "nothing received (its 2 earlier answers came in time" in fault.message
     assert "flush" not in fault.message
 
@@ -111,6 +113,7 @@ def test_the_error_message_reaches_the_bot_under_every_runner(any_runner, tmp_pa
     ]
     result = run_match(preset("classic-single"), bots, seed=3, settings=SETTINGS)
     fault = result.faults[0]
-    assert fault is not None and fault.kind == "illegal_action"
+    assert fault is not None
+    assert fault.kind == "illegal_action"
     assert "referee: illegal_action: 'swap:9' is not legal" in result.stderr[0]
     assert "referee: illegal_action" in fault.stderr_tail

@@ -129,7 +129,8 @@ def test_a_bot_that_says_series_but_exits_is_faulted_once_then_started_per_game(
     ]
     results = run_series(RULES, bots, range(4), SETTINGS)
     fault = results[1].faults[0]
-    assert fault is not None and fault.kind == "handshake"
+    assert fault is not None
+    assert fault.kind == "handshake"
     assert "new_game" in fault.message
     assert [r.faults[0] for r in (results[0], results[2], results[3])] == [None, None, None]
     assert greetings(log) == [["hello", "new_game"], ["hello"], ["hello"]]
@@ -212,7 +213,8 @@ def test_the_javascript_helper_seeds_its_rng_and_plays_series(tmp_path: Path) ->
     ]
     games = [SeriesGame(70 + g, (g % 2, 1 - g % 2)) for g in range(3)]
     results = run_series(RULES, bots, games, SETTINGS)
-    assert len(log) == 1 and greetings(log) == [["hello", "new_game", "new_game"]]
+    assert len(log) == 1
+    assert greetings(log) == [["hello", "new_game", "new_game"]]
     for game, result in zip(games, results, strict=True):
         assert result.faults == [None, None]
         seat = game.seats.index(0)
