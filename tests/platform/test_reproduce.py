@@ -28,12 +28,12 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from bots.models import Bot, BotVersion, SmokeStatus
+from bots.models import Bot, SmokeStatus
 from bots.services import create_version
 from ladder.tables import Seat, create_matches
 from matches.models import Match, MatchStatus, Participant, Replay
 from rulesets.models import RuleSet
-from tests.platform.live_support import CeleryWorker, redis_broker, require_examples, wait_for
+from tests.platform.live_support import CeleryWorker, redis_broker, require_examples, smoke_tested, wait_for
 
 pytestmark = [
     pytest.mark.redis,
@@ -92,14 +92,6 @@ def _uno_arena_on_path(folder: Path) -> dict[str, str]:
     return env
 
 
-def _smoke_tested(ids: list[int]) -> dict[int, str]:
-    def done() -> dict[int, str] | None:
-        rows = dict(BotVersion.objects.filter(pk__in=ids).values_list("pk", "smoke_status"))
-        return None if any(s in (SmokeStatus.PENDING, SmokeStatus.RUNNING) for s in rows.values()) else rows
-
-    return wait_for(done, 180, "the smoke tests")
-
-
 def test_the_viewer_command_plays_a_ladder_game_of_random_bots_exactly_again(
     celery_worker: Callable[..., CeleryWorker],
     live_services: dict[str, str],
@@ -115,7 +107,7 @@ def test_the_viewer_command_plays_a_ladder_game_of_random_bots_exactly_again(
         create_version(dice, "dice.zip", _dice_upload(), "bot.py")
         names = ["random-bot", "dice", "strategist"]
         bots = [Bot.objects.get(name=n) for n in names]
-        statuses = _smoke_tested([b.active_version_id for b in bots if b.active_version_id])
+        statuses = smoke_tested([b.active_version_id for b in bots if b.active_version_id], 180)
         assert set(statuses.values()) == {SmokeStatus.PASSED}, statuses
         for b in bots:
             b.refresh_from_db()
