@@ -8,9 +8,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     UNO_ARENA_VAR=/var/lib/uno-arena
 
 # docker.io: the CLI builds the bot runtime images (sandbox/images/build.sh) and the worker's docker
-# runner talks to the host engine through the mounted socket. bubblewrap: the fallback sandbox.
+# runner talks to the host engine through the mounted socket. bubblewrap (with keyutils and libseccomp2,
+# for its fresh session keyring and seccomp filter): the fallback sandbox.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends docker.io bubblewrap dash \
+    && apt-get install -y --no-install-recommends docker.io bubblewrap dash keyutils libseccomp2 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -165,9 +165,11 @@ def _run(args: argparse.Namespace) -> int:
 
 def runner_label(args: argparse.Namespace) -> str:
     """The runner that played, and how it was chosen."""
+    from sandbox import RUNNER_NAMES
+
     used = getattr(args, "runner_used", args.runner)
     if args.runner == "auto":
-        return f"the {used} runner (--runner auto: the strongest available of docker, bwrap, process)"
+        return f"the {used} runner (--runner auto: the strongest available of {', '.join(RUNNER_NAMES)})"
     return f"the {used} runner"
 
 
@@ -215,6 +217,8 @@ def _stderr_lines(name: str, stderr: str, count: int = 3, width: int = 200) -> l
 
 def add_parser(subparsers: Any) -> None:
     """Register the ``match`` subcommand."""
+    from sandbox import RUNNER_NAMES
+
     parser = subparsers.add_parser("match", help="play games between bot programs in the sandbox")
     parser.add_argument(
         "bots",
@@ -227,9 +231,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--runner",
         default="auto",
-        choices=["auto", "docker", "bwrap", "process"],
-        help="the sandbox (auto: the strongest available, docker, then bwrap, then process; the report says"
-        " which one played)",
+        choices=["auto", *RUNNER_NAMES],
+        help="the sandbox (auto: the strongest available, gvisor, docker, bwrap, then process; the report"
+        " says which one played)",
     )
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument(

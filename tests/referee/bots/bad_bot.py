@@ -2,13 +2,14 @@
 
 Usage: python3 bad_bot.py MODE [AT] [ARG]. At its AT-th request (1-based; default 1) it does MODE:
 ok (never misbehaves), timeout (sleeps forever), crash (exits 1), exit (exits 0), invalid_json,
-invalid_message, wrong_id, illegal, flood (1 MiB without newline), slow (sleeps ARG seconds at every
-request from AT on, then answers), slowslap (the same, only for slap requests), stderr (writes ARG bytes to stderr at every request),
-stdout_debug (a debugging line on stdout instead of the answer), extra_line (a debugging line on stdout after
-the answer), wild_no_colour (answers "W"), no_flush (from AT on, answers without flushing), no_newline
-(flushes the answer without its newline), answer_hand_end (answers every hand_end as if it were a
-request). Every mode logs the referee's error message to stderr. Handshake modes: no_ready, bad_ready, crash_start, no_flush_ready (ready not flushed), debug_ready
-(a debugging line before ready).
+invalid_message, wrong_id, illegal, flood (1 MiB without newline), close_stdout (closes its stdout and
+stays alive), slow (sleeps ARG seconds at every request from AT on, then answers), slowslap (the same, only
+for slap requests), stderr (writes ARG bytes to stderr at every request), stdout_debug (a debugging line on
+stdout instead of the answer), extra_line (a debugging line on stdout after the answer), wild_no_colour
+(answers "W"), no_flush (from AT on, answers without flushing), no_newline (flushes the answer without its
+newline), answer_hand_end (answers every hand_end as if it were a request). Every mode logs the referee's
+error message to stderr. Handshake modes: no_ready, bad_ready, crash_start, no_flush_ready (ready not
+flushed), debug_ready (a debugging line before ready).
 """
 
 import json
@@ -63,6 +64,9 @@ for line in sys.stdin:
                 continue
             elif mode == "illegal":
                 action = "swap:9"
+            elif mode == "close_stdout":
+                os.close(1)
+                time.sleep(10**6)
             elif mode == "flood":
                 os.write(1, b"y" * (1 << 20))
                 time.sleep(10**6)
