@@ -440,9 +440,16 @@ def _child_pidfds(pid: int) -> list[int]:
 def remove_tree(path: Path) -> None:
     """Delete a folder we made, even where its contents were left unwritable."""
 
-    def fix(func: Callable[..., object], p: str, _exc: object) -> None:
+    def fix(func: Callable[..., object], p: str, exc_info: tuple[type, BaseException, object]) -> None:
+        if isinstance(exc_info[1], FileNotFoundError):
+            return  # gone meanwhile (another sweep got there first): nothing left to delete
         with contextlib.suppress(OSError):
             os.chmod(os.path.dirname(p), 0o700)
-            func(p)
+            if func in (
+                os.unlink,
+                os.rmdir,
+                os.remove,
+            ):  # retry removals only: os.open/scandir need more args
+                func(p)
 
     shutil.rmtree(path, onerror=fix)
