@@ -10,6 +10,7 @@ programs we spawn; the docker runner has its own).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import math
 import os
@@ -17,6 +18,8 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
+import termios
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -66,29 +69,88 @@ class StderrTail:
         return self.data().decode("utf-8", "replace")
 
 
-def drain(
-    read: Callable[[], bytes], tail: StderrTail, on_eof: Callable[[], None], name: str
-) -> threading.Thread:
-    """Start a daemon thread that calls ``read()`` until it returns ``b""`` (or fails), feeding ``tail``,
-    then calls ``on_eof`` (which closes the stream: the thread owns it, so its fd is never reused under it).
+class StderrDrain:
+    """A daemon thread that calls ``read()`` until it returns ``b""`` (or fails), feeding ``tail``, then
+    calls ``on_eof`` (which closes the stream: the thread owns it, so its fd is never reused under it).
+
+    :meth:`settle` lets the referee file stderr by game: the bot wrote its stderr before the answer that
+    ended the game, so once nothing is left unread in the stream (``pending``: the kernel's FIONREAD count)
+    and the thread waits in ``read()`` again, the tail holds all of it. Done by hand because a stream drained
+    continuously by a thread offers no such point of its own.
     """
 
-    def run() -> None:
+    def __init__(
+        self,
+        read: Callable[[], bytes],
+        tail: StderrTail,
+        on_eof: Callable[[], None],
+        name: str,
+        fileno: Callable[[], int] | None = None,
+    ) -> None:
+        self._read = read
+        self._tail = tail
+        self._on_eof = on_eof
+        self._fileno = fileno
+        self._lock = threading.Lock()  # held while the stream is closed or asked how much it holds
+        self._open = True
+        self._reads_started = 0
+        self._reads_done = 0
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
         try:
             while True:
+                self._reads_started += 1
                 try:
-                    data = read()
+                    data = self._read()
                 except OSError:
                     break
                 if not data:
                     break
-                tail.write(data)
+                self._tail.write(data)
+                self._reads_done += 1
         finally:
-            on_eof()
+            with self._lock:
+                self._open = False
+                self._on_eof()
 
-    thread = threading.Thread(target=run, name=name, daemon=True)
-    thread.start()
-    return thread
+    def _pending(self) -> int:
+        """Bytes waiting in the stream, unread (0 once it is closed or cannot say)."""
+        if self._fileno is None:
+            return 0
+        with self._lock:
+            if not self._open:
+                return 0
+            try:
+                buf = fcntl.ioctl(self._fileno(), termios.FIONREAD, b"\0\0\0\0")
+            except (OSError, ValueError):
+                return 0
+            return int.from_bytes(buf, sys.byteorder)
+
+    def _idle(self) -> bool:
+        return self._pending() == 0 and self._reads_started == self._reads_done + 1
+
+    def settle(self, timeout: float = 0.2) -> bool:
+        """Wait (at most ``timeout`` seconds) until everything written to the stream so far is in the tail;
+        return whether it is. Two idle looks with a yield of the GIL between them, so a thread that has just
+        returned from ``read()`` gets to store its data first."""
+        deadline = time.monotonic() + timeout
+        while self.thread.is_alive():
+            if self._idle():
+                done = self._reads_done
+                time.sleep(0.0002)
+                if self._idle() and self._reads_done == done:
+                    return True
+            elif time.monotonic() > deadline:
+                return False
+            else:
+                time.sleep(0.0005)
+        return True
+
+    def join(self, timeout: float) -> None:
+        """Wait for the thread to reach the end of the stream."""
+        self.thread.join(timeout=timeout)
 
 
 class PipeConnection(ABC):
@@ -110,7 +172,7 @@ class PipeConnection(ABC):
         self._direct = True  # False when _read_chunk decodes the stream (docker attach)
         self._max = limits.max_line_bytes
         self._stderr = StderrTail(limits.stderr_cap_bytes)
-        self._stderr_thread: threading.Thread | None = None
+        self._stderr_drain: StderrDrain | None = None
         self._closed = False
         self._eof = False
         self._close_lock = threading.Lock()
@@ -308,13 +370,22 @@ class PipeConnection(ABC):
                 os.close(fd)
 
     def _join_stderr(self) -> None:
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=2.0)
+        if self._stderr_drain is not None:
+            self._stderr_drain.join(timeout=2.0)
+
+    def settle_stderr(self, timeout: float = 0.2) -> bool:
+        """Wait until what the bot has written to stderr so far is in the tail (see
+        :meth:`StderrDrain.settle`): the referee calls it before it files a game's stderr."""
+        return self._stderr_drain.settle(timeout) if self._stderr_drain is not None else True
 
     def _start_stderr_fd(self, fd: int) -> None:
         """Drain stderr from a pipe fd (which the draining thread closes at end of file)."""
-        self._stderr_thread = drain(
-            lambda: os.read(fd, READ_CHUNK), self._stderr, lambda: os.close(fd), f"stderr {self.label}"
+        self._stderr_drain = StderrDrain(
+            lambda: os.read(fd, READ_CHUNK),
+            self._stderr,
+            lambda: os.close(fd),
+            f"stderr {self.label}",
+            fileno=lambda: fd,
         )
 
 

@@ -32,7 +32,7 @@ from sandbox import seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import SWEEP_EVERY, Staged, owner_identity, owner_is_gone, stage
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
-from sandbox.connection import READ_CHUNK, PipeConnection, drain, remove_tree
+from sandbox.connection import READ_CHUNK, PipeConnection, StderrDrain, remove_tree
 from sandbox.errors import SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,8 @@ class DockerConnection(PipeConnection):
                     return payload
 
         self._err = err
-        self._stderr_thread = drain(read_stderr, self._stderr, err.close, f"stderr {label}")
+        # FIONREAD on the attach socket: what dockerd has passed on (what it still holds, nobody can see).
+        self._stderr_drain = StderrDrain(read_stderr, self._stderr, err.close, f"stderr {label}", err.fileno)
 
     def begin(self) -> None:
         """Start the container (after attaching, so that no output is lost) and note its host pid."""

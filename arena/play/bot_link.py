@@ -178,7 +178,10 @@ class BotLink:
         return conn
 
     def _stderr_since_start(self, conn: Any) -> str:
+        settle = getattr(conn, "settle_stderr", None)  # what it wrote before its last answer is this game's
         try:
+            if settle is not None:
+                settle()
             raw = self.stderr_cursor.new_output(conn)
         except Exception:
             return ""
@@ -192,13 +195,14 @@ class BotLink:
             self._abandoned = True
         self._set_fault("start", -1, f"the runner did not start the bot within {seconds} s")
 
-    def greet(self, hello_line: bytes) -> None:
-        """Send ``hello``; a ``handshake`` fault if the bot cannot take it."""
+    def greet(self, hello_line: bytes, greeting: str = "hello") -> None:
+        """Send the greeting (``hello``, or ``new_game`` in a kept sandbox); a ``handshake`` fault if the bot
+        cannot take it."""
         if self.live:
             try:
                 self.conn.send(hello_line)
             except Exception as exc:
-                self.stop("handshake", -1, f"it did not take hello: {describe(exc)}")
+                self.stop("handshake", -1, f"it did not take {greeting}: {describe(exc)}")
 
     def await_ready(self, deadline: float, answering: str = "hello") -> None:
         """Read ``ready`` (the answer to ``answering``: ``hello`` or ``new_game``) by ``deadline`` (a

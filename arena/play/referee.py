@@ -441,7 +441,10 @@ def _play_game(
             greeting = protocol.hello(
                 link.seat, n, names, rules_dict, settings.limits(), seat_seeds[link.seat]
             )
-            link.greet(protocol.encode(protocol.new_game(greeting) if kept[link.seat] else greeting))
+            if kept[link.seat]:
+                link.greet(protocol.encode(protocol.new_game(greeting)), "new_game")
+            else:
+                link.greet(protocol.encode(greeting))
         deadline = time.monotonic() + settings.startup_timeout
         for link in greeted:
             link.await_ready(deadline, "new_game" if kept[link.seat] else "hello")

@@ -251,3 +251,24 @@ def test_remove_tree_tolerates_a_folder_that_vanishes_under_it(
     remove_tree(root)  # before the fix: TypeError from calling os.open(p) without flags
     monkeypatch.undo()
     assert not (root / "kept").exists()
+
+
+def test_settle_waits_until_everything_written_to_stderr_is_in_the_tail() -> None:
+    """A game's stderr is filed at its end: whatever the bot wrote before then must be in the tail."""
+    from sandbox.connection import StderrDrain, StderrTail
+
+    tail = StderrTail(1 << 20)
+    read_fd, write_fd = os.pipe()
+    drained = StderrDrain(
+        lambda: os.read(read_fd, 4096), tail, lambda: os.close(read_fd), "test", lambda: read_fd
+    )
+    try:
+        for _ in range(20):
+            os.write(write_fd, b"x" * 3000)  # in 4 KiB reads: the thread is still busy when we ask
+            assert drained.settle(timeout=5.0)
+        assert tail.total == 60_000
+    finally:
+        os.close(write_fd)
+        drained.join(timeout=2.0)
+    assert not drained.thread.is_alive()
+    assert drained.settle() is True  # a closed stream is settled
