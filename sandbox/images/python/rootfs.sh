@@ -1,7 +1,8 @@
 # Python runtime: Debian's /usr/bin/python3 (not the pyenv build), its standard library without the test
 # suite and GUI modules, the libraries bot authors expect (numpy: Debian's python3-numpy, built for this
-# interpreter, with reference BLAS/LAPACK), and the shared libraries of the interpreter, its extension
-# modules and the libraries'. Sourced by ../build.sh with ROOTFS set and its helpers defined.
+# interpreter, with reference BLAS/LAPACK; pip, only so that `pip freeze` answers: published agents such
+# as RLCard's run it when imported), and the shared libraries of the interpreter, its extension modules
+# and the libraries'. Sourced by ../build.sh with ROOTFS set and its helpers defined.
 PY=/usr/bin/python3
 PYVER="$("$PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
 add_file "$(readlink -f "$PY")"
@@ -15,7 +16,7 @@ add_libs "/usr/lib/python$PYVER"/lib-dynload/*.so
 # The libraries (and only those, not the rest of the host's dist-packages), without their test suites.
 # One line each: the import name, the Debian package. docs/sandbox.md says why these.
 SITE=/usr/lib/python3/dist-packages
-LIBRARIES=("numpy python3-numpy")
+LIBRARIES=("numpy python3-numpy" "pip python3-pip")
 for library in "${LIBRARIES[@]}"; do
     read -r module package <<<"$library"
     [ -d "$SITE/$module" ] || { say "$package is not installed (scripts/setup-system installs it)"; exit 1; }
