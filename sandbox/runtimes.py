@@ -95,6 +95,13 @@ class Runtime:
         """``(name, version)`` of every library the interpreter can import beyond its own."""
         return [(lib["name"], lib["version"]) for lib in self.manifest["libraries"]]
 
+    @property
+    def summary(self) -> str:
+        """For people: ``CPython 3.11.2 with numpy 1.24.2, pip 23.0.1``."""
+        text = f"{self.interpreter['implementation']} {self.interpreter['version']}"
+        libraries = ", ".join(f"{name} {version}" for name, version in self.libraries)
+        return f"{text} with {libraries}" if libraries else text
+
 
 @functools.lru_cache(maxsize=16)
 def _read(language: str, root: Path) -> Runtime:
@@ -127,3 +134,32 @@ def find(language: str) -> Runtime:
     if runtime.name != name:
         raise SandboxUnavailable(f"{link} is the {runtime.name} runtime, not {name}: rebuild it")
     return runtime
+
+
+def main() -> int:
+    """``python -m sandbox.runtimes``: this machine's runtimes (``--json``: their manifests)."""
+    import sys
+
+    as_json = "--json" in sys.argv[1:]
+    missing = 0
+    manifests = {}
+    for language in languages():
+        try:
+            runtime = find(language)
+        except SandboxUnavailable as exc:
+            missing += 1
+            print(f"{language}: {exc}", file=sys.stderr)
+            continue
+        manifests[language] = dict(runtime.manifest)
+        if not as_json:
+            command = runtime.interpreter["command"]
+            print(
+                f"{runtime.name}: {command} is {runtime.summary}\n    {runtime.root} = image {runtime.image}"
+            )
+    if as_json:
+        print(json.dumps(manifests, indent=2))
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -23,6 +23,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 RUNTIMES="${UNO_ARENA_RUNTIMES:-/opt/uno-arena/runtimes}"
 LABEL=org.uno-arena.content-hash
 MANIFEST=usr/share/uno-arena/runtime.json
+# Bumped when the way a runtime is made changes what the content hash cannot see (it reads no times).
+FORMAT=2
 # The image's configuration (also part of the content hash).
 CHANGES=(--change "USER 65534:65534" --change "WORKDIR /bot"
     --change "ENV PATH=/usr/local/bin:/usr/bin:/bin" --change "ENV LANG=C.UTF-8" --change "ENV HOME=/tmp")
@@ -35,7 +37,7 @@ add_file() {
     local f
     for f in "$@"; do
         mkdir -p "$ROOTFS$(dirname "$f")"
-        cp -L --preserve=mode "$f" "$ROOTFS$f"
+        cp -L --preserve=mode,timestamps "$f" "$ROOTFS$f"
     done
 }
 # add_libs FILE...: copy the shared libraries (and the dynamic loader) that FILE needs.
@@ -74,10 +76,10 @@ base_layout() {
     add_libs /usr/bin/dash
 }
 
+# (Files keep their times: a .pyc is valid only while its source has the time it records, else Python
+# compiles the module again at every start, /usr being read-only. The content hash reads no times.)
 finish_layout() {
     ldconfig -r "$ROOTFS" 2>/dev/null || true
-    # Deterministic times so that the content hash only changes with the content.
-    find "$ROOTFS" -exec touch -h -d @0 {} +
 }
 
 content_hash() {
@@ -116,7 +118,6 @@ write_manifest() {
     printf '{"name": "%s", "language": "%s", "image": "%s", "hash": "%s", "files": %d, "bytes": %d, "debian": "%s", "packages": {%s}, %s\n' \
         "$name" "$LANG_NAME" "$tag" "$hash" "$files" "$bytes" "$debian" "$packages" "${probe#\{}" \
         >"$ROOTFS/$MANIFEST"
-    touch -h -d @0 "$ROOTFS/$MANIFEST" "$ROOTFS/$(dirname "$MANIFEST")"
 }
 
 # prune LANG: remove the LANG-<hash> folders no pointer of $RUNTIMES refers to any more.
@@ -154,7 +155,7 @@ build_one() {
     # shellcheck source=/dev/null
     source "$dir/rootfs.sh"
     finish_layout
-    hash="$( (content_hash; printf '%s\n' "${CHANGES[@]}") | sha256sum | cut -c1-32)"
+    hash="$( (content_hash; printf '%s\n' "format $FORMAT" "${CHANGES[@]}") | sha256sum | cut -c1-32)"
     final="$RUNTIMES/$lang-$hash"
     if [ -f "$final/$MANIFEST" ]; then
         rm -rf "$ROOTFS"
@@ -196,7 +197,8 @@ if [ "$IMAGES" = 1 ] && ! command -v docker >/dev/null; then
     say "docker is not installed: building the runtime folders only"
     IMAGES=0
 fi
-mkdir -p "$RUNTIMES"
+mkdir -p "$RUNTIMES" 2>/dev/null && [ -w "$RUNTIMES" ] ||
+    { say "cannot write $RUNTIMES: run as root, or set UNO_ARENA_RUNTIMES to a folder of yours"; exit 1; }
 chmod 755 "$RUNTIMES"
 if [ "$#" -eq 0 ]; then
     set -- $(cd "$HERE" && for d in */TAG; do dirname "$d"; done)
