@@ -3,8 +3,10 @@
 Bots run as uid 65534 (``nobody``), which reads the bot folder through the "others" permission bits, and
 the mount's source path shows in the bot's ``/proc/self/mountinfo``. So every bot gets a fresh copy in a
 temporary folder of its own (``<TMPDIR>/uno-arena-bot-XXXX/bot``): readable by uid 65534 whatever the
-original's modes, and at a path that says nothing about where the bot is kept on the host. Bot folders
-are small (uploads are at most 1 MB), so the copy costs about a millisecond. The connection removes it;
+original's modes, and at a path that says nothing about where the bot is kept on the host. Only the
+bot's own files are copied (:func:`bot_files`), so a bot file kept in ``/tmp`` or in a home folder does
+not bring the rest of that folder along. Bot folders are small (uploads are at most 1 MB), so the copy
+costs about a millisecond. The connection removes it;
 what a killed worker left behind is swept by the next :func:`stage` of this machine (see :func:`sweep`).
 """
 
@@ -23,8 +25,8 @@ from sandbox.errors import BotFolderTooLarge
 
 PREFIX = "uno-arena-bot-"
 MIB = 1024 * 1024
-#: The most a bot folder may hold to be staged: far above an upload (8 MiB unpacked, 200 files), far
-#: below a home folder.
+#: The most a bot folder may hold to be staged (files and folders; bytes): far above an upload (8 MiB
+#: unpacked, 200 files), far below a home folder.
 MAX_FILES = 4096
 MAX_BYTES = 64 * MIB
 #: Folders of a bot folder that are never copied (virtual environments are found by their pyvenv.cfg).
@@ -122,7 +124,7 @@ def bot_files(bot_dir: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
                     size += entry.stat(follow_symlinks=False).st_size
                 else:
                     continue
-                if len(files) > MAX_FILES or size > MAX_BYTES:
+                if len(files) + len(folders) > MAX_FILES or size > MAX_BYTES:
                     raise BotFolderTooLarge(
                         f"the bot folder {bot_dir} holds more than {MAX_FILES} files or {MAX_BYTES // MIB} MiB "
                         "(virtual environments and version control not counted): keep the bot in a "

@@ -56,20 +56,22 @@ def node_report(name: str) -> dict:
     return report(runner, BotSpec(HERE / "bots_node", ("node", "runtime_report.js"), language="node"))
 
 
+def check_interpreter(seen: dict, runtime: runtimes.Runtime) -> None:
+    """What a report bot saw of its interpreter is what the runtime's manifest says."""
+    for key in ("version", "build", "executable", "abi"):
+        assert seen[key] == runtime.interpreter[key], key
+    assert seen["manifest"] == runtime.hash
+    assert seen["cwd"] == "/bot"
+
+
 @pytest.mark.parametrize("name", RUNNERS)
 def test_a_python_bot_sees_the_runtime_the_manifest_describes(name: str) -> None:
     runtime = installed("python")
     seen = python_report(name)
-    interpreter = runtime.interpreter
-    assert seen["version"] == interpreter["version"]
-    assert seen["build"] == interpreter["build"]
-    assert seen["executable"] == interpreter["executable"]
-    assert seen["abi"] == interpreter["abi"]
+    check_interpreter(seen, runtime)
     assert [tuple(lib) for lib in seen["libraries"]] == runtime.libraries
     assert ("numpy", seen["numpy"]) in runtime.libraries
     assert seen["lapack"] == 5.0
-    assert seen["manifest"] == runtime.hash
-    assert seen["cwd"] == "/bot"
     assert seen["pip_freeze"] == [
         f"{name}=={version}" for name, version in runtime.libraries if name != "pip"
     ]
@@ -79,14 +81,7 @@ def test_a_python_bot_sees_the_runtime_the_manifest_describes(name: str) -> None
 
 @pytest.mark.parametrize("name", RUNNERS)
 def test_a_node_bot_sees_the_runtime_the_manifest_describes(name: str) -> None:
-    runtime = installed("node")
-    seen = node_report(name)
-    interpreter = runtime.interpreter
-    assert seen["version"] == interpreter["version"]
-    assert seen["build"] == interpreter["build"]
-    assert seen["abi"] == interpreter["abi"]
-    assert seen["manifest"] == runtime.hash
-    assert seen["cwd"] == "/bot"
+    check_interpreter(node_report(name), installed("node"))
 
 
 @pytest.mark.bwrap
