@@ -78,6 +78,8 @@ base_layout() {
 
 # (Files keep their times: a .pyc is valid only while its source has the time it records, else Python
 # compiles the module again at every start, /usr being read-only. The content hash reads no times.)
+# The loader cache needs root (ldconfig -r chroots); without it the loader searches its default folders,
+# which on Debian include the multiarch ones: the same libraries, found a little slower.
 finish_layout() {
     ldconfig -r "$ROOTFS" 2>/dev/null || true
 }
