@@ -87,8 +87,11 @@ def runtime_rows() -> list[dict[str, Any]]:
     from sandbox.errors import SandboxUnavailable
 
     labels = dict(Language.choices)
+    order = list(labels)
     rows: list[dict[str, Any]] = []
-    for language in runtimes.languages():
+    for language in sorted(
+        runtimes.languages(), key=lambda lang: order.index(lang) if lang in order else len(order)
+    ):
         row: dict[str, Any] = {"language": language, "label": labels.get(language, language)}
         try:
             found = runtimes.find(language)
@@ -104,7 +107,10 @@ def runtime_rows() -> list[dict[str, Any]]:
 def runtime(request: HttpRequest) -> HttpResponse:
     """The runtime a bot runs in: interpreters and libraries from the runtimes' manifests, then
     docs/runtime.md (what a bot sees, what it may bundle)."""
-    return render(request, "guide/runtime.html", {"runtimes": runtime_rows(), "doc": docs.load("runtime")})
+    path = docs.doc_path("runtime")
+    text = path.read_text(encoding="utf-8") if path else ""
+    body = docs.render("\n".join(line for line in text.splitlines() if not line.startswith("# ")))
+    return render(request, "guide/runtime.html", {"runtimes": runtime_rows(), "doc": body if text else None})
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
