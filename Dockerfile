@@ -7,11 +7,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_SETTINGS_MODULE=config.settings \
     UNO_ARENA_VAR=/var/lib/uno-arena
 
-# docker.io: the CLI builds the bot runtime images (sandbox/images/build.sh) and the worker's docker
+# docker.io: the CLI imports the bot runtimes as images (sandbox/images/build.sh) and the worker's docker
 # runner talks to the host engine through the mounted socket. bubblewrap (with keyutils and libseccomp2,
-# for its fresh session keyring and seccomp filter): the fallback sandbox.
+# for its fresh session keyring and seccomp filter): the fallback sandbox. python3 python3-numpy
+# python3-pip nodejs: what the bot runtimes are made of (Debian's, not this image's /usr/local Python).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends docker.io bubblewrap dash keyutils libseccomp2 \
+        python3 python3-numpy python3-pip nodejs \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -22,6 +24,11 @@ COPY . .
 # The guide serves a wheel of arena/, sandbox/ and bots_examples/ (pip install gives `uno-arena`): built
 # here once, into the image, so no web server builds it at run time (guide.kits; the same bytes anywhere).
 ENV UNO_ARENA_KITS_DIR=/app/var-kits
+# The bot runtimes (sandbox.runtimes), built into the image: a worker runs bwrap bots on them, compares the
+# docker images with them, and the web server's guide shows their manifests. The `runtime-images` service
+# imports these same folders into the host's engine (docker-compose.yml).
+ENV UNO_ARENA_RUNTIMES=/opt/uno-arena/runtimes
+RUN sandbox/images/build.sh --no-image
 RUN mkdir -p "$UNO_ARENA_VAR" \
     && SECRET_KEY=collectstatic-only DEBUG=0 python manage.py collectstatic --noinput -v0 \
     && SECRET_KEY=build-only DEBUG=0 python manage.py build_kits

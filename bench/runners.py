@@ -28,13 +28,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sandbox import BotSpec, Limits, Runner, runner_class, seccomp
+from sandbox import BotSpec, Limits, Runner, SandboxError, runner_class, seccomp
 from sandbox.base import BotConnection
 from sandbox.bwrap import BwrapRunner
 from sandbox.connection import ProcessConnection
 from sandbox.process import ProcessRunner
 
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
+#: The same echo bot after ``import numpy`` (the runtime's library): start-up with the import's cost.
+ECHO_NUMPY = "import numpy\n" + ECHO
 LINE = b'{"type": "decide", "legal": ["R7", "draw"], "hand": ["R7", "G2", "W4"]}\n'
 BLOCK = 250
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -125,15 +127,18 @@ def make_runner(name: str) -> Runner | None:
 
 
 def start_up(runner: Runner, spec: BotSpec, starts: int) -> tuple[float, float]:
-    """(median seconds from start() to the first answer, median seconds for close())."""
+    """(median seconds from start() to the first answer, median seconds for close()); a bot that does
+    not answer raises ``SandboxError``."""
     ups, downs = [], []
     for _ in range(starts):
         t0 = time.perf_counter()
         conn = runner.start(spec)
-        conn.send(LINE)
-        conn.readline(30.0)
-        t1 = time.perf_counter()
-        conn.close()
+        try:
+            conn.send(LINE)
+            conn.readline(30.0)
+            t1 = time.perf_counter()
+        finally:
+            conn.close()
         ups.append(t1 - t0)
         downs.append(time.perf_counter() - t1)
     return statistics.median(ups), statistics.median(downs)
@@ -153,7 +158,9 @@ def main() -> None:
         bot_dir = Path(tmp)
         bot_dir.chmod(0o755)
         (bot_dir / "echo.py").write_text(ECHO)
+        (bot_dir / "echo_numpy.py").write_text(ECHO_NUMPY)
         spec = BotSpec(bot_dir, ("python3", "echo.py"))
+        numpy_spec = BotSpec(bot_dir, ("python3", "echo_numpy.py"))
         print(f"echo bot: {PYTHON}, {len(LINE)}-byte line, {args.trips} trips x {args.rounds} rounds each")
         runners = {n: r for n in args.runners.split(",") if (r := make_runner(n)) is not None}
         conns = {name: r.start(spec) for name, r in runners.items()}
@@ -175,10 +182,14 @@ def main() -> None:
         for name, values in times.items():
             median = statistics.median(values)
             print(f"{name:18s} {median * 1e6:12.1f} {median / raw:7.2f}x")
-        print(f"\n{'start-up':18s} {'to 1st answer':>14s} {'close()':>10s}")
+        print(f"\n{'start-up':18s} {'to 1st answer':>14s} {'close()':>10s} {'with numpy':>14s}")
         for name, runner in runners.items():
             up, down = start_up(runner, spec, args.starts)
-            print(f"{name:18s} {up * 1e3:11.1f} ms {down * 1e3:7.1f} ms")
+            try:
+                with_numpy = f"{start_up(runner, numpy_spec, args.starts)[0] * 1e3:11.1f} ms"
+            except SandboxError as exc:
+                with_numpy = f"fails ({type(exc).__name__})"
+            print(f"{name:18s} {up * 1e3:11.1f} ms {down * 1e3:7.1f} ms {with_numpy:>14s}")
 
 
 if __name__ == "__main__":

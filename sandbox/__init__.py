@@ -7,6 +7,7 @@ Pure Python: imports neither Django nor the engine. See docs/sandbox.md for the 
 from sandbox.base import BOT_ENV, Availability, BotConnection, BotSpec, Limits, Runner
 from sandbox.errors import (
     BotExited,
+    BotFolderTooLarge,
     BotOutputTooLong,
     BotTimeout,
     RunnerRefused,
@@ -21,6 +22,7 @@ __all__ = [
     "Availability",
     "BotConnection",
     "BotExited",
+    "BotFolderTooLarge",
     "BotOutputTooLong",
     "BotSpec",
     "BotTimeout",

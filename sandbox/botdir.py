@@ -3,8 +3,10 @@
 Bots run as uid 65534 (``nobody``), which reads the bot folder through the "others" permission bits, and
 the mount's source path shows in the bot's ``/proc/self/mountinfo``. So every bot gets a fresh copy in a
 temporary folder of its own (``<TMPDIR>/uno-arena-bot-XXXX/bot``): readable by uid 65534 whatever the
-original's modes, and at a path that says nothing about where the bot is kept on the host. Bot folders
-are small (uploads are at most 1 MB), so the copy costs about a millisecond. The connection removes it;
+original's modes, and at a path that says nothing about where the bot is kept on the host. Only the
+bot's own files are copied (:func:`bot_files`), so a bot file kept in ``/tmp`` or in a home folder does
+not bring the rest of that folder along. Bot folders are small (uploads are at most 1 MB), so the copy
+costs about a millisecond. The connection removes it;
 what a killed worker left behind is swept by the next :func:`stage` of this machine (see :func:`sweep`).
 """
 
@@ -19,7 +21,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sandbox.errors import BotFolderTooLarge
+
 PREFIX = "uno-arena-bot-"
+MIB = 1024 * 1024
+#: The most a bot folder may hold to be staged (files and folders; bytes): far above an upload (8 MiB
+#: unpacked, 200 files), far below a home folder.
+MAX_FILES = 4096
+MAX_BYTES = 64 * MIB
+#: Folders of a bot folder that are never copied (virtual environments are found by their pyvenv.cfg).
+SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn"})
 #: Inside each staged folder: "<boot id> <pid namespace> <pid> <start time>" of the process that made it.
 OWNER_FILE = "owner"
 SWEEP_EVERY = 600.0
@@ -40,11 +51,19 @@ class Staged:
 
 def stage(bot_dir: Path, *, traversable: bool) -> Staged:
     """Copy ``bot_dir`` into a new private folder. ``traversable`` makes that folder ``0711`` (uid 65534
-    opens the copy by its path, as under bwrap) instead of ``0700`` (root mounts it, as under docker)."""
+    opens the copy by its path, as under bwrap) instead of ``0700`` (root mounts it, as under docker).
+
+    Only the bot's own files are copied (:func:`bot_files`): never a staging folder (a bot kept right in
+    the temporary folder would otherwise copy its own copy), nor virtual environments, version control
+    or special files; more than :data:`MAX_FILES` files or :data:`MAX_BYTES` bytes is
+    :class:`~sandbox.errors.BotFolderTooLarge`, found before anything is copied.
+    """
     global _last_sweep
     if time.monotonic() - _last_sweep >= SWEEP_EVERY:
         _last_sweep = time.monotonic()
         sweep()
+    bot_dir = Path(bot_dir)
+    folders, files = bot_files(bot_dir)
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
     try:
         root.chmod(0o711 if traversable else 0o700)
@@ -52,17 +71,66 @@ def stage(bot_dir: Path, *, traversable: bool) -> Staged:
         with os.fdopen(owner, "w") as f:
             f.write(owner_identity())
         dest = root / "bot"
-        shutil.copytree(bot_dir, dest, symlinks=True)
-        for folder, _dirs, files in os.walk(dest):
-            os.chmod(folder, 0o755)  # noqa: S103 (world-readable is the point)
-            for name in files:
-                path = os.path.join(folder, name)
-                if not os.path.islink(path):
-                    os.chmod(path, os.stat(path).st_mode & 0o755 | stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+        for folder in folders:
+            (dest / folder).mkdir(mode=0o755)  # world-readable is the point
+        for name, kind in files:
+            target = dest / name
+            if kind == "link":
+                os.symlink(os.readlink(bot_dir / name), target)
+            else:
+                shutil.copyfile(bot_dir / name, target, follow_symlinks=False)
+                mode = (bot_dir / name).stat().st_mode & 0o755 | stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+                target.chmod(mode)
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
     return Staged(root)
+
+
+def _skipped(entry: os.DirEntry[str]) -> bool:
+    """Whether a folder of a bot is not the bot's: a staging folder (``uno-arena-bot-*``), a virtual
+    environment (its interpreter is the host's, not the runtime's), version control."""
+    if entry.name.startswith(PREFIX) or entry.name in SKIPPED_FOLDERS:
+        return True
+    return os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
+
+
+def bot_files(bot_dir: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """What :func:`stage` copies of ``bot_dir``: its sub-folders (parents first) and its files as
+    ``(relative path, "file" | "link")``, without the folders :func:`_skipped` names and without sockets,
+    fifos and devices (opening a fifo would block). Symbolic links are kept as links (inside the sandbox
+    they point into the sandbox's own file system).
+
+    Raises :class:`~sandbox.errors.BotFolderTooLarge` as soon as the count passes the limits, so a bot
+    kept in a home folder fails at once instead of copying the home folder.
+    """
+    bot_dir = Path(bot_dir)
+    folders: list[Path] = [Path()]
+    files: list[tuple[Path, str]] = []
+    size = 0
+    todo = [Path()]
+    while todo:
+        relative = todo.pop()
+        with os.scandir(bot_dir / relative) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    files.append((relative / entry.name, "link"))
+                elif entry.is_dir(follow_symlinks=False):
+                    if not _skipped(entry):
+                        folders.append(relative / entry.name)
+                        todo.append(relative / entry.name)
+                elif entry.is_file(follow_symlinks=False):
+                    files.append((relative / entry.name, "file"))
+                    size += entry.stat(follow_symlinks=False).st_size
+                else:
+                    continue
+                if len(files) + len(folders) > MAX_FILES or size > MAX_BYTES:
+                    raise BotFolderTooLarge(
+                        f"the bot folder {bot_dir} holds more than {MAX_FILES} files or {MAX_BYTES // MIB} MiB "
+                        "(virtual environments and version control not counted): keep the bot in a "
+                        "folder of its own"
+                    )
+    return folders, files
 
 
 def _boot_and_namespace() -> tuple[str, str]:

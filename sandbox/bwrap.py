@@ -1,13 +1,14 @@
 """The ``bwrap`` runner: bubblewrap namespaces and a seccomp filter, for machines without a Docker engine.
 
 Each bot gets new user, pid, network (loopback only), IPC, UTS and cgroup namespaces
-(``--unshare-all --unshare-user``, and ``--disable-userns`` so it cannot nest more), a new session, a
-read-only root holding only ``/usr`` (with the merged-/usr symlinks) and the loader cache, a copy of its
-folder read-only at ``/bot``, a size-capped tmpfs at ``/tmp`` and ``/dev/shm``, a fresh ``/proc`` of its
-own pid namespace, a minimal ``/dev``, an empty environment (``--clearenv`` plus
-:data:`~sandbox.base.BOT_ENV`), uid/gid 65534 inside, a fresh empty session keyring, and the system-call
-filter of :mod:`sandbox.seccomp` (``--seccomp``, installed just before the bot's program runs).
-``--die-with-parent`` ties it to the referee's process.
+(``--unshare-all --unshare-user``, and ``--disable-userns`` so it cannot nest more), a new session, the
+language's runtime (:mod:`sandbox.runtimes`: the same root filesystem the docker image is made of) as its
+read-only ``/``, a copy of its folder read-only at ``/bot``, a size-capped tmpfs at ``/tmp`` and
+``/dev/shm``, a fresh ``/proc`` of its own pid namespace, a minimal ``/dev``, an empty environment
+(``--clearenv`` plus :data:`~sandbox.base.BOT_ENV`), uid/gid 65534 inside, a fresh empty session keyring,
+and the system-call filter of :mod:`sandbox.seccomp` (``--seccomp``, installed just before the bot's
+program runs). Nothing of the host's own files is visible. ``--die-with-parent`` ties it to the referee's
+process.
 
 The bot is the pid namespace's init (``--as-pid-1``): no bwrap process is inside with it (its
 ``/proc/1/cmdline`` is its own command), and when it exits the kernel kills everything it left. Its stdin
@@ -28,7 +29,7 @@ import subprocess
 from pathlib import Path
 from typing import ClassVar
 
-from sandbox import seccomp
+from sandbox import runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import stage
 from sandbox.cgroups import BotCgroup
@@ -40,27 +41,22 @@ SANDBOX_UID = 65534
 SANDBOX_GID = 65534
 
 
-def _root_binds() -> list[str]:
-    """Read-only binds of what an interpreter needs: /usr, the merged-/usr links, the loader config."""
-    args = ["--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib64", "lib32", "libx32"):
-        path = Path("/", name)
-        if path.is_symlink():
-            args += ["--symlink", os.readlink(path), f"/{name}"]
-        elif path.is_dir():
-            args += ["--ro-bind", str(path), f"/{name}"]
-    for name in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"):
-        if os.path.exists(name):
-            args += ["--ro-bind", name, name]
-    return args
-
-
 #: Run inside the sandbox as its pid 1: takes stdin/stdout from fds 3/4, closes those, execs the bot.
-INNER_COMMAND = ["/bin/sh", "-c", f'exec "$@" <&{STDIN_FD} >&{STDOUT_FD} {STDIN_FD}<&- {STDOUT_FD}>&-', "sh"]
+INNER_SCRIPT = f'exec "$@" <&{STDIN_FD} >&{STDOUT_FD} {STDIN_FD}<&- {STDOUT_FD}>&-'
 
 
-def bwrap_args(bot_dir: Path, limits: Limits, seccomp_fd: int) -> list[str]:
-    """The bubblewrap options for one bot (without the command); ``seccomp_fd`` holds the BPF program."""
+def inner_command(nproc: int | None = None) -> list[str]:
+    """The runtime's ``/bin/sh`` as the sandbox's pid 1, before the bot's command: it moves fds 3/4 back
+    to stdin/stdout and execs the bot; with ``nproc``, it first sets ``RLIMIT_NPROC`` (``ulimit -p``,
+    soft and hard) *inside* the bot's user namespace, where the kernel (5.14 on) counts the bot's own
+    processes only. Set outside, it would count every process of host uid 65534 (other bots, gVisor)."""
+    script = INNER_SCRIPT if nproc is None else f"ulimit -p {int(nproc)} || exit 125; {INNER_SCRIPT}"
+    return ["/bin/sh", "-c", script, "sh"]
+
+
+def bwrap_args(bot_dir: Path, root: Path, limits: Limits, seccomp_fd: int) -> list[str]:
+    """The bubblewrap options for one bot (without the command): ``root`` (the language's runtime,
+    :mod:`sandbox.runtimes`) read-only as ``/``; ``seccomp_fd`` holds the BPF program."""
     return [
         system_tool("bwrap"),
         "--unshare-all",
@@ -75,7 +71,7 @@ def bwrap_args(bot_dir: Path, limits: Limits, seccomp_fd: int) -> list[str]:
         "--hostname", "bot",
         "--clearenv",
         *[a for k, v in BOT_ENV.items() for a in ("--setenv", k, v)],
-        *_root_binds(),
+        "--ro-bind", str(root), "/",
         "--ro-bind", str(bot_dir), "/bot",
         "--size", str(limits.tmpfs_mb * MIB), "--tmpfs", "/tmp",  # noqa: S108 (the sandbox's own)
         "--proc", "/proc",
@@ -102,34 +98,34 @@ def drop_privileges() -> list[str]:
 
 
 def sandbox_command(
-    bot_dir: Path, limits: Limits, seccomp_fd: int, command: tuple[str, ...], *, nproc: bool = False
+    bot_dir: Path,
+    root: Path,
+    limits: Limits,
+    seccomp_fd: int,
+    command: tuple[str, ...],
+    *,
+    nproc: bool = False,
 ) -> list[str]:
-    """Everything from the privilege drop to the bot's own command (after the launcher and prlimit).
-
-    With ``nproc``, ``RLIMIT_NPROC`` is set *inside* the sandbox, by ``prlimit`` from its ``/usr``: the
-    kernel (5.14 on) counts it per user namespace, so it counts the bot's own processes only. Set
-    outside, it would count every process of host uid 65534 (other bots, gVisor's kernel).
-    """
-    inner = [system_tool("prlimit"), f"--nproc={limits.pids}", "--"] if nproc else []
+    """Everything from the privilege drop to the bot's own command (after the launcher and prlimit);
+    with ``nproc``, ``RLIMIT_NPROC`` = ``limits.pids`` inside the sandbox (:func:`inner_command`)."""
     return [
         *drop_privileges(),
-        *bwrap_args(bot_dir, limits, seccomp_fd),
+        *bwrap_args(bot_dir, root, limits, seccomp_fd),
         "--",
-        *inner,
-        *INNER_COMMAND,
+        *inner_command(limits.pids if nproc else None),
         *command,
     ]
 
 
 @functools.cache
-def _probe() -> Availability:
-    """Try a real sandbox once per process (the whole launch chain, seccomp filter included): this is
-    the only reliable test of user namespaces, of the filter and of the keyring."""
+def _probe(root: Path) -> Availability:
+    """Try a real sandbox on ``root`` once per process (the whole launch chain, seccomp filter
+    included): this is the only reliable test of user namespaces, of the filter and of the keyring."""
     seccomp_fd = None
     try:
         keyctl = system_tool("keyctl")
         seccomp_fd = seccomp.program_fd()
-        inner = sandbox_command(Path("/usr"), Limits(), seccomp_fd, ("true",))
+        inner = sandbox_command(root / "bot", root, Limits(), seccomp_fd, ("/bin/sh", "-c", ":"), nproc=True)
         argv = launch_command(inner, keyctl=keyctl, stdio_fds=True)
         done = subprocess.run(
             argv, capture_output=True, env=BOT_ENV, timeout=30, cwd="/", check=False, pass_fds=(seccomp_fd,)
@@ -156,17 +152,19 @@ class BwrapRunner(Runner):
 
     @classmethod
     def available(cls, language: str = "python") -> Availability:
-        """Available when ``bwrap`` (with ``setpriv``, ``prlimit``, ``keyctl`` and libseccomp) runs a
-        sandbox here; any language whose interpreter lives under ``/usr`` works."""
+        """Available when ``language``'s runtime is installed (:func:`sandbox.runtimes.find`) and
+        ``bwrap`` (with ``setpriv``, ``prlimit``, ``keyctl`` and libseccomp) runs a sandbox on it here."""
         try:
             system_tool("prlimit")
+            root = runtimes.find(language).root
         except SandboxUnavailable as exc:
             return Availability(False, str(exc))
-        return _probe()
+        return _probe(root)
 
     def start(self, spec: BotSpec, limits: Limits | None = None) -> ProcessConnection:
         """Start the bot in a fresh sandbox, with a world-readable copy of its folder."""
         limits = limits or Limits()
+        root = runtimes.find(spec.language).root
         staged = stage(spec.bot_dir, traversable=True)
         cgroup = None
         seccomp_fd = None
@@ -178,7 +176,7 @@ class BwrapRunner(Runner):
             nproc = cgroup is None or "pids" not in cgroup.limited
             argv = [
                 *rlimit_command(limits, spec.language),
-                *sandbox_command(staged.bot, limits, seccomp_fd, spec.command, nproc=nproc),
+                *sandbox_command(staged.bot, root, limits, seccomp_fd, spec.command, nproc=nproc),
             ]
         except BaseException:
             if seccomp_fd is not None:

@@ -28,7 +28,7 @@ import docker
 import docker.errors
 from docker.types import LogConfig, Ulimit
 
-from sandbox import seccomp
+from sandbox import runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import SWEEP_EVERY, Staged, owner_identity, owner_is_gone, stage
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 RUNTIME_ENV = "UNO_ARENA_DOCKER_RUNTIME"
 IO_ENV = "UNO_ARENA_DOCKER_IO"
 IO_MODES = ("fifo", "attach")
-IMAGES_DIR = Path(__file__).resolve().parent / "images"
 LABEL = "org.uno-arena.bot"
 #: Who started the container (:func:`sandbox.botdir.owner_identity`): a dead owner's are swept.
 OWNER_LABEL = "org.uno-arena.owner"
@@ -53,11 +52,25 @@ ETC_FILES = {"hosts": "127.0.0.1\tlocalhost\n::1\tlocalhost\n", "hostname": "bot
 
 
 def image_for(language: str) -> str:
-    """The runtime image tag for ``language`` (from ``sandbox/images/<language>/TAG``)."""
-    tag_file = IMAGES_DIR / language / "TAG"
-    if not tag_file.is_file():
-        raise SandboxUnavailable(f"no runtime image is defined for language {language!r} ({tag_file})")
-    return tag_file.read_text().strip()
+    """The runtime image tag for ``language`` (``sandbox/images/<language>/TAG``)."""
+    return runtimes.image_tag(language)
+
+
+def image_mismatch(image_labels: dict[str, str] | None, language: str) -> str | None:
+    """Why the image with ``image_labels`` is not this machine's runtime for ``language``, or ``None``
+    when it is (its content hash is the runtime folder's) or no runtime folder is installed here to
+    compare with (a machine with only the image)."""
+    try:
+        runtime = runtimes.find(language)
+    except SandboxUnavailable:
+        return None
+    have = (image_labels or {}).get(runtimes.HASH_LABEL)
+    if have == runtime.hash:
+        return None
+    return (
+        f"image {runtime.image} (content hash {have}) is not this machine's {runtime.name} runtime "
+        f"({runtime.hash}): run sandbox/images/build.sh"
+    )
 
 
 class FrameDecoder:
@@ -335,7 +348,9 @@ class DockerRunner(Runner):
             return Availability(False, f"no Docker engine answers: {exc}")
         try:
             client.ping()
-            client.images.get(tag)
+            mismatch = image_mismatch(client.images.get(tag).labels, language)
+            if mismatch:
+                return Availability(False, mismatch)
             runtime = cls.default_runtime()
             if runtime and runtime not in client.info().get("Runtimes", {}):
                 return Availability(

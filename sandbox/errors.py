@@ -44,6 +44,11 @@ class BotOutputTooLong(SandboxError):
         self.limit = limit
 
 
+class BotFolderTooLarge(SandboxError):
+    """The bot's folder holds far more than a bot (e.g. a bot file kept right in a home folder): it is
+    not copied into the sandbox, and the bot is not started."""
+
+
 class SandboxUnavailable(SandboxError):
     """No runner (or not the requested one) can run bots on this machine; the message says why."""
 

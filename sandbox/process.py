@@ -6,6 +6,11 @@ temporary folder as ``HOME``/``TMPDIR``, and, where this
 machine lets us write cgroups, its own cgroup (so ``close()`` kills even children that left the session,
 and memory/pids/CPU are capped there too). It is *not* a sandbox: the bot runs as the calling user, sees
 the whole file system and the network. Refused in production (``UNO_ARENA_PRODUCTION=1``).
+
+Nor does it use the language's runtime (:mod:`sandbox.runtimes`) as the other runners do: the bot runs
+on whatever ``python3`` or ``node`` comes first on :data:`~sandbox.base.BOT_ENV`'s ``PATH`` here, with
+that interpreter's libraries, in its own folder. Other versions than the site's; docs/runtime.md tells
+authors.
 """
 
 from __future__ import annotations

@@ -32,7 +32,17 @@ _HEADING = re.compile(r"^(#{1,6})\s")
 _BULLET = re.compile(r"^([-*]|\d+\.)\s")
 
 #: Docs written for bot authors, in the guide's order (the others render too, listed after these).
-AUTHOR_DOCS = ("protocol", "rules", "bots", "replay-format", "position", "viewer", "ratings", "leagues")
+AUTHOR_DOCS = (
+    "protocol",
+    "rules",
+    "bots",
+    "runtime",
+    "replay-format",
+    "position",
+    "viewer",
+    "ratings",
+    "leagues",
+)
 
 
 def docs_dir() -> Path:

@@ -7,6 +7,7 @@ from guide import views
 urlpatterns = [
     path("", views.index, name="guide"),
     path("limits/", views.limits, name="guide-limits"),
+    path("runtime/", views.runtime, name="guide-runtime"),
     path("rules/", views.rules_index, name="guide-rules"),
     path("rules/<slug:slug>/", views.ruleset, name="guide-ruleset"),
     path("docs/<slug:name>/", views.doc, name="guide-doc"),

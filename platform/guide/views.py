@@ -4,6 +4,7 @@ rule set, and the downloads (schema, example files, the wheel, the starter kits)
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -15,6 +16,7 @@ from django.views.decorators.cache import cache_control
 
 from arena.errors import ArenaError
 from bots import validation
+from bots.models import Language
 from guide import docs, kits, rulebook
 from rulesets.models import RuleSet
 
@@ -43,6 +45,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "kits": kits.KITS.values(),
         "docs": [(name, doc.title) for name in docs.doc_names() if (doc := docs.load(name))],
         "rulesets": RuleSet.objects.filter(is_active=True),
+        "runtimes": runtime_rows(),
     }
     return render(request, "guide/index.html", context)
 
@@ -75,6 +78,39 @@ def limits(request: HttpRequest) -> HttpResponse:
         "sections": sections,
     }
     return render(request, "guide/limits.html", context)
+
+
+def runtime_rows() -> list[dict[str, Any]]:
+    """Per language, this machine's runtime as its manifest says (``runtime``), or why there is none
+    (``missing``): the versions the guide shows are read from the runtime itself, never typed in."""
+    from sandbox import runtimes
+    from sandbox.errors import SandboxUnavailable
+
+    labels = dict(Language.choices)
+    order = list(labels)
+    rows: list[dict[str, Any]] = []
+    for language in sorted(
+        runtimes.languages(), key=lambda lang: order.index(lang) if lang in order else len(order)
+    ):
+        row: dict[str, Any] = {"language": language, "label": labels.get(language, language)}
+        try:
+            found = runtimes.find(language)
+        except SandboxUnavailable as exc:
+            row["missing"] = str(exc)
+        else:
+            row["runtime"] = found
+            row["megabytes"] = round(int(found.manifest.get("bytes", 0)) / 1e6)
+        rows.append(row)
+    return rows
+
+
+def runtime(request: HttpRequest) -> HttpResponse:
+    """The runtime a bot runs in: interpreters and libraries from the runtimes' manifests, then
+    docs/runtime.md (what a bot sees, what it may bundle)."""
+    path = docs.doc_path("runtime")
+    text = path.read_text(encoding="utf-8") if path else ""
+    body = docs.render("\n".join(line for line in text.splitlines() if not line.startswith("# ")))
+    return render(request, "guide/runtime.html", {"runtimes": runtime_rows(), "doc": body if text else None})
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
