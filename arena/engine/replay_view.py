@@ -31,7 +31,7 @@ from typing import Any, Final
 from arena.engine.cards import CARDS, DECK_SIZES
 from arena.engine.game import PHASES, Game
 from arena.engine.replay import events_digest, new_game, steps
-from arena.engine.rules import OPTIONS, PRESETS, RuleSet
+from arena.engine.rules import rules_spec
 from arena.errors import ReplayError
 
 VIEW_FORMAT: Final = "uno-arena-view"
@@ -41,7 +41,7 @@ VIEW_VERSION: Final = 1
 DUPLICATE_FORMAT: Final = "uno-arena-duplicate"
 """The referee's container of one replay per seat rotation (``arena.play.referee.DUPLICATE_FORMAT``)."""
 
-_PILE_CHANGES: Final = frozenset({"flip", "reshuffle"})
+_PILE_CHANGES: Final = frozenset({"flip", "reshuffle", "mercy"})
 
 
 def game_replays(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -52,31 +52,6 @@ def game_replays(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
             raise ReplayError("a duplicate-deal replay without games")
         return [dict(g) for g in games]
     return [dict(replay)]
-
-
-def rules_spec(rules: RuleSet) -> str:
-    """The shortest ``preset[,option=value...]`` spec (``python -m arena ... --rules``) for a rule set.
-
-    >>> rules_spec(PRESETS["seven-o"]), rules_spec(PRESETS["classic"].replace(target=200))
-    ('seven-o', 'classic,target=200')
-    """
-
-    def diff(base: RuleSet) -> list[str]:
-        return [
-            f"{name}={_spec_value(getattr(rules, name))}"
-            for name in OPTIONS
-            if getattr(rules, name) != getattr(base, name)
-        ]
-
-    candidates = [(name, diff(base)) for name, base in PRESETS.items()]
-    if rules.name in PRESETS:  # prefer the preset the rule set says it came from, at equal length
-        candidates.sort(key=lambda c: c[0] != rules.name)
-    name, changes = min(candidates, key=lambda c: len(c[1]))
-    return ",".join([name, *changes])
-
-
-def _spec_value(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _point(game: Game) -> list[Any]:

@@ -106,6 +106,6 @@ def test_the_cases_cover_every_event_type() -> None:
     expected = {
         "hand", "deal", "return", "flip", "play", "jump", "draw", "keep", "take", "challenge", "skip",
         "reverse", "swap", "rotate", "shuffle", "color", "catch", "slap", "pass", "reshuffle", "hand_end",
-        "eliminated", "game_end",
+        "eliminated", "game_end", "say_uno", "mercy",
     }  # fmt: skip
     assert not expected - seen, f"event types no case produces: {sorted(expected - seen)}"

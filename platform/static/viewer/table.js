@@ -45,6 +45,8 @@ export function emptyState(view) {
     uno: new Array(n).fill(false),
     scores: new Array(n).fill(0),
     out: new Array(n).fill(false),
+    mercy: new Array(n).fill(false), // out of this hand under the Mercy rule
+    lostTurns: new Array(n).fill(0), // turns still to lose (challenge_guilty=draw-skip)
     drawOrder: null, // the draw pile, top last, when known
     lastPlay: -1, // seat of the last card played
     lastDrawn: null, // last card of the last draw
@@ -60,6 +62,8 @@ export function cloneState(st) {
     uno: st.uno.slice(),
     scores: st.scores.slice(),
     out: st.out.slice(),
+    mercy: st.mercy.slice(),
+    lostTurns: st.lostTurns.slice(),
     drawOrder: st.drawOrder ? st.drawOrder.slice() : null,
   };
 }
@@ -79,7 +83,7 @@ function insertSorted(hand, code, cards) {
 function nextSeat(st, seat) {
   const n = st.hands.length;
   let s = (seat + st.direction + n) % n;
-  while (st.out[s]) s = (s + st.direction + n) % n;
+  while (st.out[s] || st.mercy[s]) s = (s + st.direction + n) % n;
   return s;
 }
 
@@ -100,6 +104,8 @@ export function applyEvent(view, st, ev) {
       st.pendingTop = null;
       st.challengeFrom = -1;
       st.uno = new Array(n).fill(false);
+      st.mercy = new Array(n).fill(false);
+      st.lostTurns = new Array(n).fill(0);
       st.drawOrder = null;
       st.lastPlay = -1;
       st.lastDrawn = null;
@@ -121,12 +127,12 @@ export function applyEvent(view, st, ev) {
       const left = hand.length;
       st.uno[ev.seat] = Boolean(ev.uno) && left === 1;
       st.lastPlay = ev.seat;
-      if (left === 0) {
+      const challengeable = card.draw && rules.challenge && view.restricted.includes(card.code) && !st.pending;
+      if (left === 0 && !(challengeable && rules.challenge_last)) {
         st.pending = 0;
         st.pendingTop = null;
         st.challengeFrom = -1;
       } else if (card.draw) {
-        const challengeable = rules.challenge && view.restricted.includes(card.code) && !st.pending;
         if (rules.stacking !== "none" || challengeable) {
           st.challengeFrom = challengeable ? ev.seat : -1;
           st.pending += card.draw;
@@ -153,11 +159,26 @@ export function applyEvent(view, st, ev) {
       st.lastDrawn = ev.cards.length ? ev.cards[ev.cards.length - 1] : st.lastDrawn;
       break;
     }
-    case "take":
     case "challenge":
+      if (ev.guilty && rules.challenge_guilty === "draw-skip") st.lostTurns[ev.target] += 1;
+    // falls through: the penalty is resolved either way
+    case "take":
       st.pending = 0;
       st.pendingTop = null;
       st.challengeFrom = -1;
+      break;
+    case "say_uno":
+      st.uno[ev.seat] = true;
+      break;
+    case "mercy":
+      st.hands[ev.seat] = [];
+      st.mercy[ev.seat] = true;
+      st.uno[ev.seat] = false;
+      st.lostTurns[ev.seat] = 0;
+      st.drawOrder = null; // shuffled into the draw pile (the view's piles give the new order)
+      break;
+    case "skip":
+      if (ev.owed) st.lostTurns[ev.seat] -= 1;
       break;
     case "reverse":
       st.direction = ev.direction;
@@ -172,7 +193,7 @@ export function applyEvent(view, st, ev) {
     }
     case "rotate": {
       const moved = st.hands.map((h) => h.slice());
-      for (let s = 0; s < n; s++) if (!st.out[s]) moved[nextSeat(st, s)] = st.hands[s];
+      for (let s = 0; s < n; s++) if (!st.out[s] && !st.mercy[s]) moved[nextSeat(st, s)] = st.hands[s];
       st.hands = moved;
       st.uno = new Array(n).fill(false);
       break;
@@ -195,7 +216,7 @@ export function applyEvent(view, st, ev) {
     case "eliminated":
       for (const s of ev.seats) st.out[s] = true;
       break;
-    default: // jump, keep, skip, catch, slap, pass, return: no change to the table itself
+    default: // jump, keep, catch, slap, pass, return: no change to the table itself
       break;
   }
   st.at += 1;
@@ -310,7 +331,9 @@ export function omniscient(view, st) {
     scores: st.scores.slice(),
     out: st.out.slice(),
     turn,
-    catch_target: phase === "catch" ? st.lastPlay : null,
+    catch_target: phase === "catch" || phase === "uno" ? st.lastPlay : null,
+    mercy: st.mercy.slice(),
+    lost_turns: st.lostTurns.slice(),
     hands: st.hands.map((h) => h.slice()),
     draw_order: st.drawOrder ? st.drawOrder.slice() : null,
     discard: st.discard.slice(),
@@ -343,14 +366,16 @@ export function observation(view, st, seat) {
     out: st.out.slice(),
     turn,
     drawn: phase === "drawn" && seat === current ? st.lastDrawn : null,
-    catch_target: phase === "catch" ? st.lastPlay : null,
+    catch_target: phase === "catch" || phase === "uno" ? st.lastPlay : null,
     challengeable: st.challengeFrom >= 0 && seat === current && phase === "turn",
+    mercy: st.mercy.slice(),
+    lost_turns: st.lostTurns.slice(),
   };
 }
 
 /** The part of an event a seat may see (the engine's arena.engine.game.redact): others' cards become counts. */
 export function redact(ev, seat) {
-  if ((ev.type === "deal" || ev.type === "draw") && ev.seat !== seat) {
+  if ((ev.type === "deal" || ev.type === "draw" || ev.type === "mercy") && ev.seat !== seat) {
     const { cards, ...rest } = ev;
     return { ...rest, count: cards.length };
   }
