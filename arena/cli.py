@@ -11,7 +11,7 @@ from arena.engine.rules import OPTIONS, PRESETS, parse_rules
 from arena.errors import ArenaError
 
 # Modules that add their own subcommands with ``add_parser(subparsers)``; optional until they exist.
-_PLUGINS = ("arena.play.match_cli", "arena.engine.replay_log")
+_PLUGINS = ("arena.play.match_cli", "arena.play.ask_cli", "arena.engine.replay_log")
 
 
 def _simulate(args: argparse.Namespace) -> int:

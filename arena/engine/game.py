@@ -133,6 +133,7 @@ class Game:
         *,
         deck: list[str] | None = None,
         dealer: int | None = None,
+        _state: dict[str, Any] | None = None,
     ) -> None:
         if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
             raise ArenaError(
@@ -146,7 +147,12 @@ class Game:
         self.rng = random.Random(self.seed)
         self.explicit_deck: Final = list(deck) if deck is not None else None
         restricted, standard_deck = _rule_tables(rules)
-        self._cards = parse_cards(deck) if deck is not None else standard_deck
+        cards: list[int] | tuple[int, ...]
+        if _state is not None:
+            cards = list(_state["cards"])
+        else:
+            cards = parse_cards(deck) if deck is not None else standard_deck
+        self._cards = cards
         if len(self._cards) <= rules.hand_size * players:
             raise ArenaError(
                 f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players"
@@ -157,6 +163,8 @@ class Game:
         self.explicit_dealer: Final = dealer
         if dealer is not None and not 0 <= dealer < players:
             raise ArenaError(f"dealer {dealer} is not a seat of a {players}-player game")
+        if _state is not None:
+            dealer = _state["dealer"]
         self.dealer = self.rng.randrange(players) if dealer is None else dealer
         self.history: list[tuple[int, str]] = []
         self.events: list[dict[str, Any]] = []
@@ -210,7 +218,12 @@ class Game:
         self._legal: list[str] | None = None
         self._legal_seat = -1
         self._hand_event_start = 0
-        self._start_hand()
+        self.start_position: str | None = None
+        """The position the game was set up from (:meth:`from_position`), or None for a dealt game."""
+        if _state is None:
+            self._start_hand()
+        else:
+            self._load(_state)
 
     # --- Public API ----------------------------------------------------------------------------------
 
@@ -347,6 +360,85 @@ class Game:
         """The cards this game is played with."""
         return Counter(self._cards)
 
+    def position(self, seat: int | None = None) -> str:
+        """This position in one line of the position notation (``docs/position.md``): everything, or
+        (``seat``) only what that seat may see (other hands and the draw pile as card counts)."""
+        from arena.engine.position import encode
+
+        return encode(self, seat)
+
+    @classmethod
+    def from_position(cls, text: str, seed: int = 0) -> Game:
+        """A game set up at a position (``docs/position.md``); ``seed`` seeds its random generator (and
+        the cards a one-seat view hides). Raises :class:`~arena.errors.PositionError` naming what is
+        wrong."""
+        from arena.engine.position import decode
+
+        return decode(text, seed)
+
+    # --- Positions: what arena.engine.position reads and writes -----------------------------------------
+
+    def _snapshot(self) -> dict[str, Any]:
+        """The control state a position holds beyond the public attributes."""
+        return {
+            "offers": list(self._offers),
+            "slappers": list(self._slappers),
+            "after": self._cont_seat,
+            "next": self._cont_next,
+            "passes": self._passes,
+            "eliminated": [list(group) for group in self._eliminated],
+        }
+
+    def _load(self, st: dict[str, Any]) -> None:
+        """Set the game to a decoded position (card ids; piles top last), checked by the decoder."""
+        n = self.n
+        self.hand_no = st["hand_no"]
+        self.turns = st["turn"]
+        self.scores = list(st["scores"])
+        self.direction = st["direction"]
+        self.colour = st["colour"]
+        self.hands = [sorted(h) for h in st["hands"]]
+        self.discard = list(st["discard"])
+        self.draw_pile = list(st["pile"])
+        self.top_rank = _RANK[self.discard[-1]]
+        self.out = list(st["out"])
+        self._eliminated = [list(g) for g in st["eliminated"]]
+        self.mercy_out = list(st["mercy_out"])
+        self.mercy_points = list(st["mercy_points"])
+        self.lost_turns = list(st["lost_turns"])
+        self.uno = list(st["uno"])
+        self._away = [self.out[s] or self.mercy_out[s] for s in range(n)]
+        self._all_in = not any(self._away)
+        self.pending = st["pending"]
+        self.pending_top = self.discard[-1] if self.pending else -1
+        self.challenge_from = st["challenge"]
+        self.challenge_guilty = st["guilty"]
+        self.challenge_value = self.pending
+        self.drawn = st["drawn"]
+        self._passes = st["passes"]
+        phase = PHASES.index(st["phase"])
+        self.phase = phase
+        self.cur = st["current"]
+        self._cont_seat = st["after"]
+        self._cont_next = st["next"]
+        self._catch = self._cont_seat if phase in (CATCH, UNO) else -1
+        self._offers = list(st["offers"])
+        self._slappers = list(st["slappers"])
+        # The out-of-turn chance that comes after the pending decision (see _continue).
+        if phase == SWAP:
+            self._stage = _ST_UNO
+        elif phase == UNO:
+            self._stage = _ST_CATCH
+        elif phase == CATCH:
+            self._stage = _ST_SLAP
+        elif phase == SLAP:
+            self._stage = _ST_JUMP
+        else:
+            self._stage = _ST_TURN
+        if phase == OVER:
+            places = tuple(tuple(g) for g in st["places"])
+            self.outcome = Outcome(places, tuple(self.scores), st["termination"], self.hand_no)
+
     # --- Legal actions ---------------------------------------------------------------------------------
 
     def _compute_legal(self, seat: int) -> list[str]:
@@ -364,7 +456,7 @@ class Game:
         if phase == SWAP:
             if seat != self.cur:
                 return []
-            return [A.SWAP_ACTIONS[s] for s in range(self.n) if s != seat and not self.out[s]]
+            return [A.SWAP_ACTIONS[s] for s in range(self.n) if s != seat and not self._away[s]]
         if phase == CATCH:
             return ["catch", "pass"] if seat == self._offers[0] else []
         if phase == JUMP:
@@ -559,13 +651,15 @@ class Game:
         n, d, away = self.n, self.direction, self._away
         return [s for s in ((seat + d * i) % n for i in range(1, n)) if not away[s]]
 
-    def _draw(self, seat: int, count: int, reason: str, until_playable: bool = False) -> list[int]:
+    def _draw(
+        self, seat: int, count: int, reason: str, until_playable: bool = False, mercy_now: bool = True
+    ) -> list[int]:
         """Move cards from the draw pile to a hand, reshuffling the discard pile when it runs out.
         With both piles empty, fewer (or no) cards are drawn. A seat that reaches the Mercy limit stops
-        drawing and is out of the hand."""
+        drawing and is out of the hand (``mercy_now=False``: once the play in progress is over)."""
         hand = self.hands[seat]
         pile = self.draw_pile
-        mercy = self._mercy
+        mercy = self._mercy if mercy_now else 0
         got: list[int] = []
         while until_playable or len(got) < count:
             if not pile:
@@ -610,6 +704,14 @@ class Game:
         self._all_in = False
         self._emit({"type": "mercy", "seat": seat, "cards": [_CODE[c] for c in hand]})
 
+    def _mercy_sweep(self) -> None:
+        """Once a play is over (its swap or colour chosen): a seat that drew up to the Mercy limit during
+        its own play (a false UNO call) is out of the hand now."""
+        limit = self._mercy
+        for s in range(self.n):
+            if not self._away[s] and len(self.hands[s]) >= limit:
+                self._mercy_out(s)
+
     def _draw_turn(self, seat: int) -> None:
         got = self._draw(seat, 1, "draw", until_playable=self._keep_drawing)
         if got and not self.mercy_out[seat] and self._playable(got[-1], self.hands[seat]):
@@ -640,7 +742,8 @@ class Game:
         self.pending_top = -1
         self._emit({"type": "challenge", "seat": seat, "target": offender, "guilty": guilty})
         if guilty:
-            self._draw(offender, value, "challenge")
+            if not self.mercy_out[offender]:  # (an offender out under the Mercy rule has nothing to draw)
+                self._draw(offender, value, "challenge")
             if self._owed_skip and not self.mercy_out[offender]:
                 self.lost_turns[offender] += 1  # 004: the offender also loses their next turn
             self._begin_turn(seat, new_turn=False)
@@ -679,8 +782,8 @@ class Game:
         if not left:
             self._last_card(seat, card, guilty)
             return
-        if uno and left > 1:  # a false UNO call (false_uno)
-            self._draw(seat, self._false_uno, "false_uno")
+        if uno and left > 1:  # a false UNO call (false_uno); the Mercy rule waits for the end of the play
+            self._draw(seat, self._false_uno, "false_uno", mercy_now=False)
         self._cont_seat = seat
         self._catch = seat if left == 1 and not uno else -1
         self._stage = _ST_UNO
@@ -812,6 +915,8 @@ class Game:
 
     def _continue(self) -> None:
         """Run the out-of-turn chances after a play, in their fixed order, then start the next turn."""
+        if self._mercy:
+            self._mercy_sweep()
         while True:
             if not self._all_in and self._in_hand() <= 1:  # the Mercy rule left one seat: it wins the hand
                 self._stage = _ST_TURN
@@ -858,6 +963,8 @@ class Game:
     def _begin_turn(self, seat: int, new_turn: bool = True) -> None:
         """Start ``seat``'s turn; penalties without a choice, lost turns and turns without any action
         resolve at once."""
+        if self._mercy:
+            self._mercy_sweep()
         while True:
             if not self._all_in:
                 if self._in_hand() <= 1:  # everyone else is out of the hand under the Mercy rule

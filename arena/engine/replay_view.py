@@ -1,4 +1,4 @@
-"""What a replay viewer needs, derived from a stored replay by re-simulating it (``uno-arena-view`` v1).
+"""What a replay viewer needs, derived from a stored replay by re-simulating it (``uno-arena-view`` v2).
 
 A replay stores only the rule set, the seed and the decisions (``docs/replay-format.md``). A viewer needs
 more: the omniscient event list, for every decision the legal actions that were offered and the range of
@@ -19,8 +19,11 @@ True
 
 Positions: ``bounds[i]`` is the index of the first event of decision ``i`` (so the table *before* decision
 ``i`` is the state after ``events[:bounds[i]]``); ``bounds[-1]`` is the number of events. The events before
-``bounds[0]`` are the first deal. ``points[i]`` is the engine's ``[phase, current, turn, to_move]`` at
-``bounds[i]``.
+``bounds[0]`` are the first deal. ``points[i]`` is the engine's ``[phase, current, turn, to_move, control]``
+at ``bounds[i]``, where ``control`` is the middle of the complete position there (docs/position.md: the
+fields from ``move`` to ``places``, :func:`arena.engine.position.control`); table.js adds the rest from the
+table it rebuilt, so the viewer can copy the position at every decision without a position per decision
+in the data.
 """
 
 from __future__ import annotations
@@ -30,12 +33,13 @@ from typing import Any, Final
 
 from arena.engine.cards import CARDS, DECK_SIZES
 from arena.engine.game import PHASES, Game
+from arena.engine.position import control
 from arena.engine.replay import events_digest, new_game, steps
 from arena.engine.rules import rules_spec
 from arena.errors import ReplayError
 
 VIEW_FORMAT: Final = "uno-arena-view"
-VIEW_VERSION: Final = 1
+VIEW_VERSION: Final = 2
 """Bumped whenever the shape of :func:`expand`'s result changes (cached expansions are then rebuilt)."""
 
 DUPLICATE_FORMAT: Final = "uno-arena-duplicate"
@@ -55,8 +59,8 @@ def game_replays(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _point(game: Game) -> list[Any]:
-    """``[phase, current, turn, to_move]`` of the game now."""
-    return [PHASES[game.phase], game.cur, game.turns, list(game.to_move)]
+    """``[phase, current, turn, to_move, control]`` of the game now."""
+    return [PHASES[game.phase], game.cur, game.turns, list(game.to_move), " ".join(control(game))]
 
 
 def _pile(game: Game) -> list[str]:
@@ -84,6 +88,10 @@ def expand(replay: Mapping[str, Any], *, verify: bool = True) -> dict[str, Any]:
     if replay.get("format") == DUPLICATE_FORMAT:
         raise ReplayError("expand one game of a duplicate-deal replay (see game_replays)")
     replay = dict(replay)
+    if "position" in replay:
+        raise ReplayError(
+            "the viewer shows dealt games; this one was set up at a position (python -m arena replay)"
+        )
     game = new_game(replay)
     decisions_in = replay["decisions"]
     bounds = [len(game.events)]

@@ -105,7 +105,7 @@ class Knowledge:
             elif event["type"] == "shuffle":  # a re-dealt hand is known to its new holder
                 for seat, hand in enumerate(event["hands"]):
                     self.held[seat].update(hand)
-            elif event["type"] in ("deal", "draw"):
+            elif event["type"] in ("deal", "draw", "mercy"):  # a seat's own cards (mercy: handed back)
                 self.held[event["seat"]].update(event["cards"])
 
 

@@ -1,6 +1,6 @@
 // UNO Arena replay viewer: the table, rebuilt from a replay's events. Pure: no DOM, no network.
 //
-// Input is the platform's viewer data (arena/engine/replay_view.py, format "uno-arena-view" v1): the omniscient
+// Input is the platform's viewer data (arena/engine/replay_view.py, format "uno-arena-view" v2): the omniscient
 // event list, the event index where each decision starts (bounds), the engine's phase / current seat /
 // turn / seats to move at each of those points, and the draw pile's order where a shuffle changed it.
 //
@@ -160,7 +160,7 @@ export function applyEvent(view, st, ev) {
       break;
     }
     case "challenge":
-      if (ev.guilty && rules.challenge_guilty === "draw-skip") st.lostTurns[ev.target] += 1;
+      if (ev.guilty && rules.challenge_guilty === "draw-skip" && !st.mercy[ev.target]) st.lostTurns[ev.target] += 1;
     // falls through: the penalty is resolved either way
     case "take":
       st.pending = 0;
@@ -384,4 +384,51 @@ export function redact(ev, seat) {
     return { ...rest, hand_sizes: hands.map((h) => h.length), hand: hands[seat] };
   }
   return ev;
+}
+
+/**
+ * The position at a decision in the position notation (docs/position.md; arena.engine.position), complete
+ * (`pov` < 0) or as seat `pov` sees it; null between the events of a decision (a position is a decision
+ * point). The engine gives the middle fields per decision (view.points[d][4], complete); the table gives
+ * the rest. tests/viewer checks it equals the engine's Game.position() at every decision.
+ */
+export function position(view, st, pov = -1) {
+  const d = decisionAt(view, st.at);
+  if (view.bounds[d] !== st.at) return null;
+  const [, , turn, , control] = view.points[d];
+  const see = (s) => pov < 0 || s === pov;
+  let mover = -1;
+  const middle = control.split(" ").flatMap((field) => {
+    const [key, ...rest] = field.split(":");
+    if (key === "move") {
+      const [phase, seats] = rest;
+      mover = seats === undefined ? -1 : Number(seats.split(",")[0]);
+      if (phase === "jump" && pov >= 0) return [`move:jump:${mover}`]; // who else holds the card is private
+      return [field];
+    }
+    if (key === "drawn") return see(mover) ? [field] : [];
+    if (key === "challenge") return see(Number(rest[0])) ? [field] : [`challenge:${rest[0]}:?`];
+    if (key === "mercy") {
+      const pairs = rest[0].split(",").map((pair) => (see(Number(pair.split("=")[0])) ? pair : `${pair.split("=")[0]}=?`));
+      return [`mercy:${pairs.join(",")}`];
+    }
+    return [field];
+  });
+  const hands = st.hands.map((hand, s) => (!hand.length ? "-" : see(s) ? hand.join(",") : `#${hand.length}`));
+  const size = drawPileSize(view, st);
+  const pile = !size ? "-" : pov < 0 && st.drawOrder ? st.drawOrder.slice().reverse().join(",") : `#${size}`;
+  return [
+    "uno1",
+    `rules:${view.rules_spec}`,
+    `hand:${st.handNo}`,
+    `dealer:${st.dealer}`,
+    `turn:${turn}`,
+    `scores:${st.scores.join(",")}`,
+    `dir:${st.direction > 0 ? "cw" : "ccw"}`,
+    `color:${st.colour >= 0 ? COLOURS[st.colour] : "-"}`,
+    ...middle,
+    `hands:${hands.join("/")}`,
+    `discard:${st.discard.join(",")}`,
+    `pile:${pile}`,
+  ].join(" ");
 }
