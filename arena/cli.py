@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
 
 from arena.engine.rules import OPTIONS, PRESETS, parse_rules
 from arena.errors import ArenaError
+from arena.play.bot_text import clean
 
 # Modules that add their own subcommands with ``add_parser(subparsers)``; optional until they exist.
 _PLUGINS = ("arena.play.match_cli", "arena.play.ask_cli", "arena.engine.replay_log")
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
+    from arena.play.progress import progress_bar
     from arena.play.simulate import format_report, simulate
 
     rules = parse_rules(args.rules)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    with tqdm(total=args.games, unit="game", disable=args.quiet, file=sys.stderr) as bar:
+    with progress_bar(args.games, "game", args.quiet) as bar:
         report = simulate(rules, args.players, args.games, bots, seed=args.seed, progress=bar.update)
     print(format_report(report))
     return 0
@@ -46,7 +48,8 @@ def _rules(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m arena", description="UNO Arena engine tools.")
+    prog = "uno-arena" if sys.argv[0].endswith("uno-arena") else "python -m arena"  # the wheel's command
+    parser = argparse.ArgumentParser(prog=prog, description="UNO Arena engine tools.")
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games between built-in policies and print win rates")
     sim.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
@@ -72,11 +75,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; errors in the input print one clear line and exit with status 2."""
-    args = build_parser().parse_args(argv)
+class SafeOutput:
+    """A text stream that writes everything through :func:`arena.play.bot_text.clean`: no control
+    character but newline and tab ever reaches the terminal, whatever a bot or a replay file held
+    (escape sequences are shown as ``\\x1b[...``); characters the terminal cannot encode are written
+    as backslash escapes instead of failing."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+    def write(self, text: str) -> int:
+        """Write ``text`` cleaned; returns ``len(text)`` like a text stream."""
+        self._stream.write(clean(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def safe_stdout() -> Iterator[None]:
+    """Route ``sys.stdout`` through :class:`SafeOutput` for the duration (the progress bars on stderr
+    are the command's own and stay as they are)."""
+    saved = sys.stdout
+    sys.stdout = SafeOutput(saved)
     try:
-        return int(args.func(args))
-    except ArenaError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        yield
+    finally:
+        sys.stdout = saved
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; errors in the input print one clear line and exit with status 2. Nothing
+    printed carries a control character (:func:`safe_stdout`)."""
+    args = build_parser().parse_args(argv)
+    with safe_stdout():
+        try:
+            return int(args.func(args))
+        except ArenaError as exc:
+            print(f"error: {clean(str(exc), one_line=True)}", file=sys.stderr)
+            return 2

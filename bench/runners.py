@@ -6,7 +6,12 @@ echo bot, and a round trip is ``conn.send(line)`` + ``conn.readline()``. The tri
 of 250 that alternate between the baseline and the runners, and the median block is kept, so a busy
 moment on the machine (or a lucky placement on the cores) does not favour one of them.
 
-Usage: python bench/runners.py [--trips 5000] [--rounds 3] [--starts 5] [--runners process,bwrap,docker]
+``bwrap:allow-all`` is the bwrap runner with a seccomp program that allows everything (one BPF
+instruction) instead of the project's policy: the difference is what the policy's filter costs per round
+trip (the bot's read and write system calls, and the echo program's own).
+
+Usage: python bench/runners.py [--trips 5000] [--rounds 3] [--starts 5]
+       [--runners process,bwrap,bwrap:allow-all,docker,docker:attach,gvisor]
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sandbox import BotSpec, Runner, runner_class
+from sandbox import BotSpec, Limits, Runner, runner_class, seccomp
 from sandbox.base import BotConnection
+from sandbox.bwrap import BwrapRunner
+from sandbox.connection import ProcessConnection
 from sandbox.process import ProcessRunner
 
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
@@ -75,8 +82,32 @@ def block_time(one: Callable[[], None], trips: int) -> float:
     return (time.perf_counter() - started) / trips
 
 
+class AllowAllBwrap(BwrapRunner):
+    """bwrap with a seccomp program that allows every system call (the baseline for the filter's cost)."""
+
+    def start(self, spec: BotSpec, limits: Limits | None = None) -> ProcessConnection:
+        """Start with the allow-all program in place of the policy's."""
+        real = seccomp.bpf_program
+        seccomp.bpf_program = allow_all_program
+        try:
+            return super().start(spec, limits)
+        finally:
+            seccomp.bpf_program = real
+
+
+def allow_all_program() -> bytes:
+    """A BPF program that allows everything, compiled by libseccomp."""
+    import pyseccomp
+
+    with tempfile.TemporaryFile() as out:
+        pyseccomp.SyscallFilter(pyseccomp.ALLOW).export_bpf(out)
+        out.seek(0)
+        return out.read()
+
+
 def make_runner(name: str) -> Runner | None:
-    """The runner ``name`` (docker:attach is the docker runner in attach I/O mode), or None."""
+    """The runner ``name`` (docker:attach is the docker runner in attach I/O mode, bwrap:allow-all bwrap
+    with an allow-all seccomp program), or None."""
     base = name.split(":")[0]
     status = runner_class(base).available()
     if not status:
@@ -88,6 +119,8 @@ def make_runner(name: str) -> Runner | None:
         from sandbox.docker import DockerRunner
 
         return DockerRunner(io="attach")
+    if name == "bwrap:allow-all":
+        return AllowAllBwrap()
     return runner_class(base)()
 
 
@@ -113,7 +146,7 @@ def main() -> None:
     parser.add_argument("--trips", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--starts", type=int, default=5)
-    parser.add_argument("--runners", default="process,bwrap,docker,docker:attach")
+    parser.add_argument("--runners", default="process,bwrap,bwrap:allow-all,docker,docker:attach,gvisor")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="uno-arena-bench-") as tmp:

@@ -1,9 +1,10 @@
 """Template bot: copy this file, rename the class and write your strategy in ``decide``.
 
-Runnable as ``python3 template_bot.py``. The protocol (docs/protocol.md) is handled by the uno_bot helper
-(``uno_bot.py``, next to this file; upload both as a zip, or paste it in): ``on_hello`` gets the seat and the rules, ``on_event`` every public event (to track cards),
-``decide`` every request (return one of ``request["legal"]``). Print debugging output to stderr only:
-stdout is the protocol.
+Runnable as ``python3 template_bot.py``. The protocol (docs/protocol.md) is handled by the uno_bot helper:
+imported from ``uno_bot.py`` next to this file (upload both as a zip), or pasted in (the site's starter kit
+does that: its ``mybot.py`` is this file with the helper inside, one file to upload). ``on_hello`` gets the
+seat and the rules, ``on_event`` every public event (to track cards), ``decide`` every request (return one
+of ``request["legal"]``). Print debugging output to stderr only: stdout is the protocol.
 """
 
 from uno_bot import Bot, run  # the protocol helper, in the same folder
@@ -13,7 +14,7 @@ class TemplateBot(Bot):
     """Plays a card when it can (declaring UNO when it leaves one card), otherwise the first legal action
     (which says UNO when the rules offer it on its own, and catches, slaps and challenges when offered)."""
 
-    name = "template"
+    name = "template"  # sent in "ready": 1 to 64 printable characters (anything else is a fault)
 
     def on_hello(self, hello):
         """Remember who we are."""

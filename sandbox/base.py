@@ -87,7 +87,12 @@ class BotConnection(Protocol):
         ...
 
     def stderr_tail(self) -> str:
-        """The last KBs of the bot's stderr (capped by ``Limits.stderr_cap_bytes``)."""
+        """The last KBs of the bot's stderr (capped by ``Limits.stderr_cap_bytes``), decoded for people."""
+        ...
+
+    def stderr_bytes(self) -> bytes:
+        """The same, raw: the referee reads this and cleans it itself (``arena.play.bot_text``); the
+        sandbox never interprets a bot's bytes."""
         ...
 
     def close(self) -> None:

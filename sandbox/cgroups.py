@@ -11,7 +11,7 @@ What is used:
   (+ ``memory.memsw.limit_in_bytes``), ``cpu.cfs_quota_us``.
 
 A process joins by writing its own pid to every ``cgroup.procs`` before it execs the bot (see
-:func:`join_command`), so nothing the bot forks can be outside the group.
+:func:`sandbox.spawn.launch_command`), so nothing the bot forks can be outside the group.
 """
 
 from __future__ import annotations
@@ -167,13 +167,40 @@ class BotCgroup:
                     time.sleep(0.005)
 
 
-#: A shell one-liner that moves itself into each listed cgroup.procs, then execs the rest:
-#: ``sh -c JOIN_SCRIPT sh FILE... -- COMMAND...`` (a shell, not ``preexec_fn``, which is unsafe with threads).
-JOIN_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+def cgroup_dir_of(pid: int, controller: str) -> Path | None:
+    """The folder of ``pid``'s cgroup in the v1 hierarchy of ``controller``, else in the v2 hierarchy;
+    ``None`` if the process is gone, is in a root cgroup, or no such hierarchy is mounted (read through
+    our own mount table, so the process must be in our cgroup namespace, as containers of the host's
+    engine are). Resolve it while the process surely runs: a pid can be reused once it has exited."""
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    groups: dict[str, str] = {}
+    for line in lines:
+        _hid, ctrls, path = line.split(":", 2)
+        for ctrl in ctrls.split(",") if ctrls else [""]:
+            groups[ctrl] = path
+    unified = None
+    for line in mounts:
+        left, _, right = line.partition(" - ")
+        fstype, _source, options = [*right.split(" "), "", ""][:3]
+        mount = Path(left.split(" ")[4])
+        if fstype == "cgroup" and controller in options.split(",") and controller in groups:
+            return mount / groups[controller].lstrip("/") if groups[controller] != "/" else None
+        if fstype == "cgroup2" and groups.get("", "/") != "/":
+            unified = mount / groups[""].lstrip("/")
+    return unified
 
 
-def join_command(group: BotCgroup | None, argv: list[str]) -> list[str]:
-    """``argv`` prefixed so that the process joins ``group`` before anything of the bot runs."""
-    if group is None:
-        return argv
-    return ["/bin/sh", "-c", JOIN_SCRIPT, "sh", *map(str, group.procs_files), "--", *argv]
+def cpu_seconds_used(folder: Path) -> float | None:
+    """CPU seconds used so far by every process in the cgroup ``folder`` (v1 ``cpuacct.usage``, or v2
+    ``cpu.stat``; see :func:`cgroup_dir_of`); ``None`` once it is gone."""
+    with contextlib.suppress(OSError, ValueError):
+        if (folder / "cpuacct.usage").exists():
+            return int((folder / "cpuacct.usage").read_text()) / 1e9
+        for line in (folder / "cpu.stat").read_text().splitlines():
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) / 1e6
+    return None

@@ -55,10 +55,15 @@ class StderrTail:
             if len(self._buf) > self._cap:
                 del self._buf[: len(self._buf) - self._cap]
 
-    def text(self) -> str:
-        """The kept bytes, decoded as UTF-8 (invalid bytes replaced)."""
+    def data(self) -> bytes:
+        """The kept bytes, raw (the referee decodes and cleans them: ``arena.play.bot_text``)."""
         with self._lock:
-            return self._buf.decode("utf-8", "replace")
+            return bytes(self._buf)
+
+    def text(self) -> str:
+        """The kept bytes decoded as UTF-8, invalid bytes replaced (for people and tests; control
+        characters are left as they are)."""
+        return self.data().decode("utf-8", "replace")
 
 
 def drain(
@@ -225,8 +230,12 @@ class PipeConnection(ABC):
                     raise
 
     def stderr_tail(self) -> str:
-        """The last ``Limits.stderr_cap_bytes`` of the bot's stderr."""
+        """The last ``Limits.stderr_cap_bytes`` of the bot's stderr, decoded (:meth:`StderrTail.text`)."""
         return self._stderr.text()
+
+    def stderr_bytes(self) -> bytes:
+        """The last ``Limits.stderr_cap_bytes`` of the bot's stderr, raw: what the referee reads."""
+        return self._stderr.data()
 
     @property
     def stderr_total(self) -> int:

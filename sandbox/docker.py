@@ -1,13 +1,16 @@
-"""The ``docker`` runner: one container per bot per match, alive for the whole match.
+"""The ``docker`` and ``gvisor`` runners: one container per bot per match, alive for the whole match.
 
 Containers get no network (``network_mode="none"``), a read-only root, a size-capped tmpfs ``/tmp``,
 memory = memory+swap limit, a CPU quota, a pids limit, all capabilities dropped, ``no-new-privileges``,
-Docker's default seccomp profile, uid/gid 65534, the bot folder bound read-only at ``/bot``, an
-environment of constants only (:data:`~sandbox.base.BOT_ENV`), no log driver (a flood never reaches the
-disk), and optionally another OCI runtime (gVisor's ``runsc``) from ``UNO_ARENA_DOCKER_RUNTIME``.
+the project's seccomp profile (:mod:`sandbox.seccomp`), uid/gid 65534, a copy of the bot folder bound
+read-only at ``/bot``, neutral ``/etc/hosts``, ``/etc/hostname`` and ``/etc/resolv.conf`` of our own
+(Docker's would show ``/var/lib/docker/containers/<id>`` in the mount table), an environment of
+constants only (:data:`~sandbox.base.BOT_ENV`), no log driver (a flood never reaches the disk), and
+optionally another OCI runtime from ``UNO_ARENA_DOCKER_RUNTIME``. The ``gvisor`` runner is the same
+with gVisor's ``runsc`` runtime: the bot then talks to gVisor's kernel, not to the host's.
 
-Lines go through the attach API: one upgraded socket for stdin+stdout read on the hot path (frames
-decoded by :class:`FrameDecoder`), a second one for stderr drained by a thread.
+stdin/stdout go through two named pipes (``fifo`` mode, the default) or the attach API; stderr through
+its own attach socket, drained by a thread.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import contextlib
 import logging
 import os
 import socket
-import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,8 +28,10 @@ import docker
 import docker.errors
 from docker.types import LogConfig, Ulimit
 
+from sandbox import seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
-from sandbox.botdir import stage
+from sandbox.botdir import SWEEP_EVERY, Staged, owner_identity, owner_is_gone, stage
+from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
 from sandbox.connection import READ_CHUNK, PipeConnection, drain, remove_tree
 from sandbox.errors import SandboxError, SandboxUnavailable
 
@@ -36,7 +42,14 @@ IO_ENV = "UNO_ARENA_DOCKER_IO"
 IO_MODES = ("fifo", "attach")
 IMAGES_DIR = Path(__file__).resolve().parent / "images"
 LABEL = "org.uno-arena.bot"
+#: Who started the container (:func:`sandbox.botdir.owner_identity`): a dead owner's are swept.
+OWNER_LABEL = "org.uno-arena.owner"
 STDOUT, STDERR = 1, 2
+WATCH_INTERVAL = 0.25
+#: The bot's user in the container (and on the host: there is no user-namespace remapping).
+BOT_USER = (65534, 65534)
+#: Files of ours mounted over the ones Docker writes into ``/var/lib/docker/containers/<id>``.
+ETC_FILES = {"hosts": "127.0.0.1\tlocalhost\n::1\tlocalhost\n", "hostname": "bot\n", "resolv.conf": ""}
 
 
 def image_for(language: str) -> str:
@@ -96,13 +109,31 @@ def _attach(client: docker.DockerClient, container_id: str, **streams: int) -> t
     return holder, sock
 
 
+def _watch_cpu(
+    client: docker.DockerClient, container_id: str, cgroup: Path, limit: float, stop: threading.Event
+) -> None:
+    """Kill the container once its ``cgroup`` has used more than ``limit`` CPU seconds: the CPU-time
+    backstop where the runtime does not enforce ``RLIMIT_CPU`` (gVisor). Polls 4 times a second."""
+    while not stop.wait(WATCH_INTERVAL):
+        used = cpu_seconds_used(cgroup)
+        if used is None:  # gone
+            return
+        if used > limit:
+            log.info(
+                "container %s used %.1f s of CPU (limit %d s): killing it", container_id[:12], used, limit
+            )
+            with contextlib.suppress(Exception):
+                client.api.kill(container_id, "SIGKILL")
+            return
+
+
 class DockerConnection(PipeConnection):
     """A bot in its own container.
 
     stdin/stdout go either through the attach API (``io_dir=None``: one upgraded socket, frames decoded
-    on the hot path) or through two named pipes in ``io_dir`` bound read-only at ``/io`` (the container's
-    command redirects to them), which keeps dockerd off the per-decision path. stderr always comes
-    through its own attach socket, drained by a thread.
+    on the hot path) or through the two named pipes ``in`` and ``out`` of ``io_dir``, bound read-only at
+    ``/io/in`` and ``/io/out`` (the container's command redirects to them), which keeps dockerd off the
+    per-decision path. stderr always comes through its own attach socket, drained by a thread.
     """
 
     def __init__(
@@ -113,10 +144,14 @@ class DockerConnection(PipeConnection):
         label: str,
         io_dir: Path | None = None,
         temp_dirs: tuple[Path, ...] = (),
+        watch_cpu: bool = False,
     ) -> None:
         self.client = client
         self.container_id = container_id
         self._temp_dirs = temp_dirs
+        self._watch_cpu = watch_cpu
+        self._stop_watch = threading.Event()
+        self._watchdog: threading.Thread | None = None
         self._status: int | None = None
         self._pid: int | None = None
         self._holders: list[Any] = []
@@ -161,6 +196,16 @@ class DockerConnection(PipeConnection):
         self.client.api.start(self.container_id)
         state = self.client.api.inspect_container(self.container_id)["State"]
         self._pid = state.get("Pid") or None
+        cgroup = cgroup_dir_of(self._pid, "cpuacct") if self._watch_cpu and self._pid else None
+        if cgroup is not None:
+            if self.container_id not in str(cgroup):
+                raise SandboxError(f"{self.label}: container {self.container_id[:12]} is not in {cgroup}")
+            # The thread holds no reference to the connection (a dropped one must still be collected).
+            args = (self.client, self.container_id, cgroup, self.limits.cpu_seconds, self._stop_watch)
+            self._watchdog = threading.Thread(
+                target=_watch_cpu, args=args, name=f"cpu {self.label}", daemon=True
+            )
+            self._watchdog.start()
 
     @property
     def pid(self) -> int | None:
@@ -193,6 +238,7 @@ class DockerConnection(PipeConnection):
         return self._status
 
     def _kill(self) -> None:
+        self._stop_watch.set()
         with contextlib.suppress(docker.errors.NotFound):
             self.client.api.remove_container(self.container_id, force=True, v=True)
         if self._status is None:
@@ -213,18 +259,29 @@ class DockerConnection(PipeConnection):
             self._err.shutdown(socket.SHUT_RDWR)
 
     def _cleanup(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.join(timeout=2.0)
         for d in self._temp_dirs:
             remove_tree(d)
 
 
-def make_io_dir() -> Path:
-    """A private folder with the two named pipes of the fifo I/O mode (``in``, ``out``)."""
-    path = Path(tempfile.mkdtemp(prefix="uno-arena-io-"))
-    path.chmod(0o755)
-    for name, mode in (("in", 0o644), ("out", 0o622)):  # uid 65534 reads "in" and writes "out"
-        os.mkfifo(path / name)
-        (path / name).chmod(mode)
-    return path
+def make_fifos(folder: Path) -> None:
+    """The fifo I/O mode's named pipes ``in`` and ``out`` in ``folder`` (private to the referee: ``0700``):
+    ``0600`` and owned by the bot's user, which opens them through their bind mounts, so that no other
+    host user can read the bot's messages or answer for it. Needs root (``chown``)."""
+    for name in ("in", "out"):
+        os.mkfifo(folder / name, 0o600)
+        os.chown(folder / name, *BOT_USER)
+
+
+def write_etc(folder: Path) -> Path:
+    """Neutral ``hosts``, ``hostname`` and ``resolv.conf`` in ``folder/etc`` (mounted over Docker's)."""
+    etc = folder / "etc"
+    etc.mkdir(mode=0o755)
+    for name, text in ETC_FILES.items():
+        (etc / name).write_text(text)
+        (etc / name).chmod(0o644)
+    return etc
 
 
 #: The fifo mode's container command prefix: stdout is opened first (the host already reads it).
@@ -235,23 +292,41 @@ class DockerRunner(Runner):
     """Runs each bot in its own container of the language's runtime image."""
 
     name: ClassVar[str] = "docker"
+    #: How ``/io/out`` is mounted: read-only is enough for runc (writing to a fifo writes no file).
+    out_fifo_mode: ClassVar[str] = "ro"
+    #: Whether the connection enforces ``cpu_seconds`` from the host (runc applies ``RLIMIT_CPU``).
+    watch_cpu: ClassVar[bool] = False
 
     def __init__(
         self, runtime: str | None = None, io: str | None = None, client: docker.DockerClient | None = None
     ) -> None:
-        self.runtime = runtime if runtime is not None else (os.environ.get(RUNTIME_ENV) or None)
+        self.runtime = runtime if runtime is not None else self.default_runtime()
         self.io = io or os.environ.get(IO_ENV) or "fifo"
         if self.io not in IO_MODES:
             raise ValueError(f"docker I/O mode must be one of {IO_MODES}, not {self.io!r}")
+        if self.io == "fifo" and os.geteuid() != 0:
+            # The named pipes must be handed to the bot's user (chown): without root, use the attach API.
+            log.warning("the docker fifo I/O mode needs root; using the attach mode")
+            self.io = "attach"
         try:
             self.client = client or docker.from_env(version="auto", timeout=60)
         except docker.errors.DockerException as exc:
             raise SandboxUnavailable(f"no Docker engine answers: {exc}") from exc
 
+    @property
+    def is_gvisor(self) -> bool:
+        """Whether the runtime is gVisor's (``runsc``, or a variant registered as ``runsc-...``)."""
+        return self.runtime is not None and (self.runtime == "runsc" or self.runtime.startswith("runsc-"))
+
+    @classmethod
+    def default_runtime(cls) -> str | None:
+        """The OCI runtime used when none is given (``UNO_ARENA_DOCKER_RUNTIME``, else Docker's own)."""
+        return os.environ.get(RUNTIME_ENV) or None
+
     @classmethod
     def available(cls, language: str = "python") -> Availability:
         """Available when the engine answers, the image for ``language`` exists and, if one is set,
-        the runtime (``UNO_ARENA_DOCKER_RUNTIME``) is registered."""
+        the runtime (``UNO_ARENA_DOCKER_RUNTIME``; ``runsc`` for gvisor) is registered with it."""
         try:
             tag = image_for(language)
             client = docker.from_env(version="auto", timeout=10)
@@ -260,9 +335,12 @@ class DockerRunner(Runner):
         try:
             client.ping()
             client.images.get(tag)
-            runtime = os.environ.get(RUNTIME_ENV)
+            runtime = cls.default_runtime()
             if runtime and runtime not in client.info().get("Runtimes", {}):
-                return Availability(False, f"the docker runtime {runtime!r} ({RUNTIME_ENV}) is not installed")
+                return Availability(
+                    False,
+                    f"the docker runtime {runtime!r} is not registered with dockerd (run scripts/setup-system)",
+                )
         except docker.errors.ImageNotFound:
             return Availability(False, f"image {tag} is missing: run sandbox/images/build.sh")
         except Exception as exc:
@@ -271,12 +349,23 @@ class DockerRunner(Runner):
             client.close()
         return Availability(True)
 
-    def host_config(self, mount: Path, limits: Limits, io_dir: Path | None = None) -> dict[str, Any]:
+    def pids_limit(self, limits: Limits) -> int:
+        """The container's pids cgroup limit: the bot's own (runc adds no process of its own)."""
+        return limits.pids
+
+    def extra_ulimits(self, limits: Limits) -> list[Ulimit]:
+        """Runtime-specific rlimits (none for runc)."""
+        return []
+
+    def host_config(self, staged: Staged, limits: Limits, fifos: bool = False) -> dict[str, Any]:
         """The container's HostConfig (every confinement flag is here)."""
         mem = f"{limits.memory_mb}m"
-        binds = {str(mount): {"bind": "/bot", "mode": "ro"}}
-        if io_dir is not None:
-            binds[str(io_dir)] = {"bind": "/io", "mode": "ro"}
+        binds = {str(staged.bot): {"bind": "/bot", "mode": "ro"}}
+        for name in ETC_FILES:
+            binds[str(staged.root / "etc" / name)] = {"bind": f"/etc/{name}", "mode": "ro"}
+        if fifos:
+            binds[str(staged.root / "in")] = {"bind": "/io/in", "mode": "ro"}
+            binds[str(staged.root / "out")] = {"bind": "/io/out", "mode": self.out_fifo_mode}
         return self.client.api.create_host_config(
             binds=binds,
             network_mode="none",
@@ -286,53 +375,76 @@ class DockerRunner(Runner):
             mem_limit=mem,
             memswap_limit=mem,
             nano_cpus=int(limits.cpus * 1e9),
-            pids_limit=limits.pids,
+            pids_limit=self.pids_limit(limits),
             cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
+            security_opt=["no-new-privileges", seccomp.docker_security_opt(gvisor=self.is_gvisor)],
             ulimits=[
                 Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),
                 Ulimit(name="cpu", soft=limits.cpu_seconds, hard=limits.cpu_seconds + 1),
                 Ulimit(name="core", soft=0, hard=0),
+                *self.extra_ulimits(limits),
             ],
             log_config=LogConfig(type="none"),
             runtime=self.runtime,
         )
 
+    _last_sweep: ClassVar[float] = -SWEEP_EVERY
+
+    def sweep(self) -> list[str]:
+        """Remove (by full id) the bot containers whose owner, a referee process, has died without
+        closing them (a killed worker): a docker bot does not die with its referee. Returns their ids."""
+        removed = []
+        for row in self.client.api.containers(all=True, filters={"label": OWNER_LABEL}):
+            if owner_is_gone((row.get("Labels") or {}).get(OWNER_LABEL, "")):
+                with contextlib.suppress(docker.errors.NotFound):
+                    self.client.api.remove_container(row["Id"], force=True, v=True)
+                removed.append(row["Id"])
+        if removed:
+            log.warning("removed %d bot containers left by dead referees", len(removed))
+        return removed
+
     def start(self, spec: BotSpec, limits: Limits | None = None) -> DockerConnection:
-        """Create, attach and start the bot's container."""
+        """Create, attach and start the bot's container (every 10 minutes, :meth:`sweep` first)."""
         limits = limits or Limits()
+        if time.monotonic() - DockerRunner._last_sweep >= SWEEP_EVERY:
+            DockerRunner._last_sweep = time.monotonic()
+            self.sweep()
         image = image_for(spec.language)
-        mount, staged = stage(spec.bot_dir, ancestors=False)
-        temp_dirs = (staged,) if staged is not None else ()
+        staged = stage(spec.bot_dir, traversable=False)
         container_id: str | None = None
-        io_dir: Path | None = None
         try:
+            write_etc(staged.root)
             command = list(spec.command)
-            if self.io == "fifo":
-                io_dir = make_io_dir()
-                temp_dirs = (*temp_dirs, io_dir)
+            fifos = self.io == "fifo"
+            if fifos:
+                make_fifos(staged.root)
                 command = [*FIFO_COMMAND, *command]
             container_id = self.client.api.create_container(
                 image,
                 command=command,
-                user="65534:65534",
+                user="{}:{}".format(*BOT_USER),
                 working_dir="/bot",
                 environment=dict(BOT_ENV),
                 hostname="bot",
                 stdin_open=True,
                 tty=False,
-                labels={LABEL: spec.bot_dir.name},
-                host_config=self.host_config(mount, limits, io_dir),
+                labels={LABEL: spec.bot_dir.name, OWNER_LABEL: owner_identity()},
+                host_config=self.host_config(staged, limits, fifos),
             )["Id"]
             conn = DockerConnection(
-                self.client, container_id, limits, f"docker:{spec.bot_dir.name}", io_dir, temp_dirs
+                self.client,
+                container_id,
+                limits,
+                f"{self.name}:{spec.bot_dir.name}",
+                staged.root if fifos else None,
+                (staged.root,),
+                watch_cpu=self.watch_cpu,
             )
         except BaseException as exc:
             if container_id is not None:
                 with contextlib.suppress(Exception):
                     self.client.api.remove_container(container_id, force=True, v=True)
-            for d in temp_dirs:
-                remove_tree(d)
+            remove_tree(staged.root)
             if isinstance(exc, docker.errors.ImageNotFound):
                 raise SandboxUnavailable(f"image {image} is missing: run sandbox/images/build.sh") from exc
             raise
@@ -342,3 +454,50 @@ class DockerRunner(Runner):
             conn.close()
             raise
         return conn
+
+
+class GVisorRunner(DockerRunner):
+    """The docker runner with gVisor's ``runsc`` runtime: the strongest isolation here (the bot's system
+    calls are served by gVisor's own kernel in user space, not by the host's)."""
+
+    name: ClassVar[str] = "gvisor"
+    #: Host tasks of gVisor's own (the Sentry's threads, ~40 when idle) and per bot process (the ptrace
+    #: platform's stub process and its threads, ~6 each), measured here: see docs/sandbox.md.
+    SENTRY_TASKS = 64
+    TASKS_PER_PROCESS = 8
+    #: gVisor refuses to open a fifo for writing on a read-only mount.
+    out_fifo_mode: ClassVar[str] = "rw"
+    #: gVisor sets ``RLIMIT_CPU`` but does not enforce it: the connection watches the container's cgroup.
+    watch_cpu: ClassVar[bool] = True
+
+    def __init__(
+        self, runtime: str | None = None, io: str | None = None, client: docker.DockerClient | None = None
+    ) -> None:
+        # gVisor drops stdout/stderr bytes that a slow reader does not take in time: the fifos are host
+        # files, not its standard streams, and lose nothing. So the fifo mode only (which needs root).
+        if io not in (None, "fifo"):
+            raise ValueError("the gvisor runner has only the fifo I/O mode")
+        if os.geteuid() != 0:
+            raise SandboxUnavailable("the gvisor runner needs root (its fifo I/O mode does)")
+        super().__init__(runtime, "fifo", client)
+
+    @classmethod
+    def available(cls, language: str = "python") -> Availability:
+        """Available as root when dockerd has the ``runsc`` runtime and the image exists."""
+        if os.geteuid() != 0:
+            return Availability(False, "the gvisor runner needs root (its fifo I/O mode does)")
+        return super().available(language)
+
+    @classmethod
+    def default_runtime(cls) -> str | None:
+        """Always ``runsc``."""
+        return "runsc"
+
+    def pids_limit(self, limits: Limits) -> int:
+        """Room for gVisor's own tasks: the bot's pids are counted by gVisor itself (``RLIMIT_NPROC``)."""
+        return self.SENTRY_TASKS + self.TASKS_PER_PROCESS * limits.pids
+
+    def extra_ulimits(self, limits: Limits) -> list[Ulimit]:
+        """``RLIMIT_NPROC`` = the bot's pids: gVisor counts the tasks of its own kernel (one sandbox per
+        bot), and a bot that reaches the host's pids cgroup limit first would crash gVisor's kernel."""
+        return [Ulimit(name="nproc", soft=limits.pids, hard=limits.pids)]

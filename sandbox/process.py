@@ -1,7 +1,8 @@
 """The ``process`` runner: the bot as a plain child process, for development only.
 
 It gets rlimits (address space or data, CPU time, file size, open files, no core dumps), a new session,
-a clean minimal environment and a private temporary folder as ``HOME``/``TMPDIR``, and, where this
+a new empty session keyring (where ``keyctl`` is installed), a clean minimal environment and a private
+temporary folder as ``HOME``/``TMPDIR``, and, where this
 machine lets us write cgroups, its own cgroup (so ``close()`` kills even children that left the session,
 and memory/pids/CPU are capped there too). It is *not* a sandbox: the bot runs as the calling user, sees
 the whole file system and the network. Refused in production (``UNO_ARENA_PRODUCTION=1``).
@@ -54,7 +55,11 @@ class ProcessRunner(Runner):
         cgroup = BotCgroup.create(limits) if self.use_cgroups else None
         # RLIMIT_NPROC counts all the user's processes (a developer's desktop has hundreds; root ignores
         # it), so the pids cap is the cgroup's, where there is one.
-        argv = [*rlimit_command(limits, spec.language, nproc=False), *spec.command]
+        argv = [*rlimit_command(limits, spec.language), *spec.command]
+        try:
+            keyctl: str | None = system_tool("keyctl")
+        except SandboxUnavailable:
+            keyctl = None
         return spawn(
             argv,
             cwd=spec.bot_dir,
@@ -63,6 +68,7 @@ class ProcessRunner(Runner):
             label=f"process:{spec.bot_dir.name}",
             cgroup=cgroup,
             temp_dirs=(home,),
+            keyctl=keyctl,
         )
 
 

@@ -5,16 +5,23 @@ from __future__ import annotations
 from sandbox.base import Runner, production_from_env
 from sandbox.errors import SandboxUnavailable
 
-#: Strongest first.
-RUNNER_NAMES = ("docker", "bwrap", "process")
+#: Strongest first: gVisor (docker with runsc: its own kernel), docker (namespaces, cgroups, seccomp),
+#: bwrap (namespaces, seccomp, rlimits/cgroups), process (nothing: development only).
+RUNNER_NAMES = ("gvisor", "docker", "bwrap", "process")
 
 
 def runner_class(name: str) -> type[Runner]:
-    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker)."""
-    if name == "docker":
-        from sandbox.docker import DockerRunner
+    """The runner class called ``name`` (imported lazily: the docker SDK is only needed for docker and
+    gvisor; without it, :class:`~sandbox.errors.SandboxUnavailable` says how to install it)."""
+    if name in ("gvisor", "docker"):
+        try:
+            from sandbox.docker import DockerRunner, GVisorRunner
+        except ImportError as exc:
+            raise SandboxUnavailable(
+                f"the docker SDK is not installed ({exc}; pip install docker, or 'uno-arena[docker]')"
+            ) from exc
 
-        return DockerRunner
+        return GVisorRunner if name == "gvisor" else DockerRunner
     if name == "bwrap":
         from sandbox.bwrap import BwrapRunner
 
@@ -27,9 +34,10 @@ def runner_class(name: str) -> type[Runner]:
 
 
 def get_runner(name: str | None = None, production: bool | None = None, language: str = "python") -> Runner:
-    """The runner called ``name``, or (``None``/``"auto"``) the strongest available one: docker if the
-    engine answers and the image exists, else bwrap, else process, which is never chosen (and refused
-    by name) in production. ``production`` defaults to ``UNO_ARENA_PRODUCTION``.
+    """The runner called ``name``, or (``None``/``"auto"``) the strongest available one: gvisor if
+    dockerd has the ``runsc`` runtime (and the image exists), else docker, else bwrap, else process,
+    which is never chosen (and refused by name) in production. ``production`` defaults to
+    ``UNO_ARENA_PRODUCTION``.
 
     Raises :class:`~sandbox.errors.SandboxUnavailable` with every reason when none can run.
     """
@@ -50,7 +58,11 @@ def get_runner(name: str | None = None, production: bool | None = None, language
         if candidate == "process" and production:
             reasons.append("process: refused in production")
             continue
-        cls = runner_class(candidate)
+        try:
+            cls = runner_class(candidate)
+        except SandboxUnavailable as exc:
+            reasons.append(f"{candidate}: {exc}")
+            continue
         status = cls.available(language)
         if status:
             if candidate == "process":

@@ -99,7 +99,10 @@ def main(argv: list[str] | None = None) -> int:
             if not args.create:
                 print(f"no bot named {args.bot!r}; use --create to create it", file=sys.stderr)
                 return 2
-            payload = json.dumps({"name": args.bot, "description": args.description}).encode()
+            runs = args.entry_point or str(args.file)
+            language = "node" if runs.endswith(".js") else "python"  # the bot's language, by its entry point
+            payload = json.dumps({"name": args.bot, "description": args.description, "language": language})
+            payload = payload.encode()
             bot = request(f"{base}/api/bots/", args.token, "POST", payload, "application/json")
             print(f"created bot {bot['name']} (id {bot['id']})")
         fields = {"entry_point": args.entry_point, "activate": "false" if args.no_activate else "true"}

@@ -32,6 +32,12 @@ def load(path: str | Path) -> dict[str, Any]:
     return replay
 
 
+def _one_line(value: object) -> str:
+    """Free text of a replay file (a name, a fault message) on one line, so that none can start a line
+    of the log; ``python -m arena`` escapes control characters in whatever it prints."""
+    return " ".join(str(value).splitlines())
+
+
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words."""
 
@@ -89,9 +95,9 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 def game_log(replay: dict[str, Any], title: str = "") -> Iterator[str]:
     """The lines of one game's log."""
     verify_replay(replay)
-    names = [str(n) for n in replay.get("names") or []]
+    names = [_one_line(n) for n in replay.get("names") or []]
     rules = replay["rules"]
-    yield f"{title}{rules.get('name', 'custom')} rules, {replay['players']} players, seed {replay['seed']}"
+    yield f"{title}{_one_line(rules.get('name', 'custom'))} rules, {replay['players']} players, seed {replay['seed']}"
     for seat, name in enumerate(names):
         yield f"  seat {seat}: {name}"
     game = new_game(replay)
@@ -105,7 +111,7 @@ def game_log(replay: dict[str, Any], title: str = "") -> Iterator[str]:
         if fault and fault.get("kind") == "default":
             note = " (stopped bot: default action)"
         elif fault:
-            note = f" FAULT {fault.get('kind')}: {fault.get('message')}"
+            note = f" FAULT {_one_line(fault.get('kind'))}: {_one_line(fault.get('message'))}"
         yield f"#{index} {names[seat] if seat < len(names) else seat}: {action}{timing}{note}"
         for event in events:
             yield "  " + describe_event(event, names)
@@ -114,13 +120,17 @@ def game_log(replay: dict[str, Any], title: str = "") -> Iterator[str]:
         yield f"referee places (faulted last): {referee['places']}"
         for fault in referee["faults"]:
             if fault:
-                yield f"fault: seat {fault['seat']} {fault['kind']} at decision {fault['decision']}: {fault['message']}"
+                yield (
+                    f"fault: seat {fault['seat']} {_one_line(fault['kind'])} at decision {fault['decision']}: "
+                    f"{_one_line(fault['message'])}"
+                )
 
 
 def replay_log(replay: dict[str, Any]) -> Iterator[str]:
     """The log of a replay or of every game of a duplicate match."""
     if replay.get("format") == DUPLICATE_FORMAT:
-        yield f"duplicate match: {len(replay['games'])} games, places {replay['places']} ({replay['names']})"
+        names = ", ".join(_one_line(n) for n in replay.get("names") or [])
+        yield f"duplicate match: {len(replay['games'])} games, places {replay['places']} ({names})"
         for g, game in enumerate(replay["games"]):
             yield from game_log(game, title=f"\ngame {g + 1}: ")
     else:
@@ -134,9 +144,8 @@ def _run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # piped into head
         sys.stderr.close()
         return 0
-    except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except (OSError, ValueError) as exc:  # printed by arena.cli.main, escaped
+        raise ArenaError(str(exc)) from exc
     return 0
 
 

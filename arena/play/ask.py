@@ -68,16 +68,19 @@ def ask(
     seed: int = 0,
     settings: MatchSettings | None = None,
 ) -> Answer:
-    """Start ``bot`` (a ``.py`` or ``.js`` program), show it ``position`` as the seat to move (``seat`` for
+    """Start ``bot`` (a ``.py`` or ``.js`` program, or an example's short name: ``template``...), show it ``position`` as the seat to move (``seat`` for
     one of several, e.g. slappers) and return its :class:`Answer`. ``runner`` is a runner name (``process``,
     ``bwrap``, ``docker``, ``auto``) or a runner object. Raises :class:`~arena.errors.PositionError` for a
     bad position and :class:`~arena.errors.ArenaError` when the seat is not to move there; a bot that
     misbehaves is never an exception, it is the answer's ``fault``."""
+    from arena.play.examples import resolve_bot
     from arena.play.match_cli import bot_entries
     from sandbox import get_runner
 
-    if not Path(bot).is_file():
-        raise ArenaError(f"{bot} is not a file (a bot program: .py or .js)")
+    try:
+        program = resolve_bot(str(bot))
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
     game = Game.from_position(position, seed)
     if game.is_over:
         raise ArenaError("the game is over at this position: there is no decision to ask about")
@@ -88,7 +91,7 @@ def ask(
     if isinstance(runner, str):
         runner = get_runner(None if runner == "auto" else runner)
     settings = settings or MatchSettings()
-    entry = bot_entries([str(bot)], runner)[0]
+    entry = bot_entries([str(program)], runner)[0]
     legal = list(game.legal_actions(seat))
     link = BotLink(seat, entry.name, settings.link_limits())
     names = [entry.name if s == seat else f"seat {s}" for s in range(game.n)]

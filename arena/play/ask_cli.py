@@ -50,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "ask", help="ask a bot program what it plays at a position (docs/position.md)"
     )
-    parser.add_argument("bot", help="the bot program (.py or .js)")
+    parser.add_argument("bot", help="the bot program (.py or .js), or an example's short name (template...)")
     parser.add_argument("--position", required=True, help="the position, in quotes: 'uno1 rules:... '")
     parser.add_argument("--seat", type=int, help="the seat to ask, when several are to move (slaps)")
     parser.add_argument("--runner", default="process", choices=["process", "bwrap", "docker", "auto"])

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from arena.play import protocol
+from arena.play import bot_text, protocol
 from sandbox.errors import BotExited, BotOutputTooLong, BotTimeout, RunnerRefused, SandboxUnavailable
 
 FAULT_KINDS: Final = (
@@ -37,8 +37,9 @@ INFRASTRUCTURE_ERRORS: Final = (SandboxUnavailable, RunnerRefused)
 @dataclass(frozen=True, slots=True)
 class Fault:
     """Why a bot was stopped: fault ``kind`` (see :data:`FAULT_KINDS`), the index of the ``decision`` in
-    the game's replay at which it happened (-1: before the first decision), a ``message``, the last KBs of
-    the bot's stderr (owner-only), its ``seat`` and the ``game`` of the match (duplicate deals)."""
+    the game's replay at which it happened (-1: before the first decision), a ``message`` (one line), the
+    last KBs of the bot's stderr (owner-only), its ``seat`` and the ``game`` of the match (duplicate
+    deals). The message and the stderr are :func:`arena.play.bot_text.clean` text."""
 
     kind: str
     decision: int
@@ -67,6 +68,7 @@ class LinkLimits:
     startup_timeout: float
     max_line_bytes: int
     fault_stderr_bytes: int
+    stderr_bytes: int = 64 * 1024
 
 
 @dataclass
@@ -83,8 +85,9 @@ class BotLink:
     cursor: int = 0
     """Index in ``game.events`` of the first event this bot has not been sent yet."""
     stderr: str = ""
+    """The end of the bot's stderr once it is stopped (clean text, at most ``limits.stderr_bytes``)."""
     bot_name: str | None = None
-    """The name the bot gave in ``ready``."""
+    """The name the bot gave in ``ready`` (validated by :func:`arena.play.protocol.decode_ready`)."""
     think_total: float = field(default=0.0)
 
     def __post_init__(self) -> None:
@@ -221,19 +224,21 @@ class BotLink:
 
     def _set_fault(self, kind: str, decision: int, message: str) -> Fault:
         if self.fault is None:
-            tail = self.stderr[-self.limits.fault_stderr_bytes :] if self.limits.fault_stderr_bytes else ""
-            self.fault = Fault(kind, decision, message, tail, self.seat, self.game_index)
+            # The message may quote the bot's output (or an error about it): cleaned like everything else.
+            text = bot_text.clean(message, bot_text.MAX_MESSAGE_BYTES, one_line=True)
+            tail = bot_text.clean(self.stderr, self.limits.fault_stderr_bytes, keep="tail")
+            self.fault = Fault(kind, decision, text, tail, self.seat, self.game_index)
         return self.fault
 
     def close(self) -> None:
-        """Stop the bot (idempotent) and keep the tail of its stderr."""
+        """Stop the bot (idempotent) and keep the tail of its stderr, cleaned (:mod:`arena.play.bot_text`)."""
         conn = self.conn
         if conn is None:
             return
         with contextlib.suppress(Exception):  # close must never stop the referee
             conn.close()
         try:
-            self.stderr = str(conn.stderr_tail())
+            self.stderr = bot_text.clean(bot_text.stderr_of(conn), self.limits.stderr_bytes, keep="tail")
         except Exception:
             self.stderr = ""
         self.conn = None

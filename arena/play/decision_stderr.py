@@ -11,7 +11,8 @@ goes with the first one. The stderr pipe is drained by the runner's own thread; 
 request (not at the answer) leaves that thread time to catch up, so lines are rarely misfiled.
 
 Caps: each decision keeps the last :data:`PER_DECISION_BYTES`; once a game's rows reach
-:data:`TOTAL_BYTES`, the rest is counted but dropped (a final row says how much).
+:data:`TOTAL_BYTES`, the rest is counted but dropped (a final row says how much). Every row's text is
+:func:`arena.play.bot_text.clean` text, cut from the raw bytes the connection kept (``stderr_bytes()``).
 
     >>> recorder = DecisionStderr(conn, game=0)   # doctest: +SKIP
     >>> recorder.rows                             # doctest: +SKIP
@@ -25,6 +26,8 @@ import json
 import re
 import time
 from typing import Any, Final
+
+from arena.play import bot_text
 
 PER_DECISION_BYTES: Final = 4096
 TOTAL_BYTES: Final = 64 * 1024
@@ -101,39 +104,44 @@ class DecisionStderr:
             total = total()
         return total if isinstance(total, int) else None
 
-    def _new_output(self) -> str:
-        """What the bot wrote to stderr since the last call (as far as the kept tail reaches)."""
+    def _tail(self) -> bytes:
+        """The kept end of the bot's stderr as bytes (raw from the sandbox's connections)."""
+        tail = bot_text.stderr_of(self._conn)
+        return tail if isinstance(tail, bytes) else tail.encode("utf-8", "surrogatepass")
+
+    def _new_output(self) -> bytes:
+        """What the bot wrote to stderr since the last call (as far as the kept tail reaches), raw."""
         total = self._total()
         if total is None:  # no byte count: compare the tail's length (exact until it reaches its cap)
-            tail = str(self._conn.stderr_tail())
-            new_text = tail[self._seen :] if len(tail) > self._seen else ""
+            tail = self._tail()
+            new_data = tail[self._seen :] if len(tail) > self._seen else b""
             self._seen = max(self._seen, len(tail))
-            return new_text
+            return new_data
         if total <= self._seen:
-            return ""
+            return b""
         for _attempt in range(10):  # the tail and the count must be read with no write in between
-            tail = str(self._conn.stderr_tail())
+            tail = self._tail()
             after = self._total() or 0
             if after == total:
                 break
             total = after
         new = total - self._seen
         self._seen = total
-        data = tail.encode()
-        return data[-new:].decode("utf-8", "replace") if new < len(data) else data.decode("utf-8", "replace")
+        return tail[-new:] if new < len(tail) else tail
 
     def _collect(self) -> None:
         time.sleep(0)  # let the runner's stderr thread take what the bot wrote just before answering
         try:
-            text = self._new_output()
+            raw = self._new_output()
         except Exception:  # the recorder must never disturb the match
             return
-        if not text:
+        if not raw:
             return
+        text = bot_text.clean(raw)
         data = text.encode()
         if len(data) > self._per_decision:
             cut = len(data) - self._per_decision
-            text = f"[{cut} bytes cut]\n" + data[-self._per_decision :].decode("utf-8", "replace")
+            text = f"[{cut} bytes cut]\n" + bot_text.clean(text, self._per_decision, keep="tail")
             data = text.encode()
         if self._dropped or len(data) > self._budget:
             self._dropped += len(data)

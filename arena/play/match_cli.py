@@ -1,10 +1,11 @@
-"""``python -m arena match BOT BOT ...``: play games between bot programs through a sandbox runner.
+"""``python -m arena match BOT BOT ...`` (``uno-arena match``): play games between bot programs through a
+sandbox runner.
 
-    python -m arena match bots_examples/strategist.py bots_examples/random_bot.py --rules classic \\
-        --runner bwrap --games 100 --replays out/
+    uno-arena match mybot.py random greedy --rules classic --games 100 --replays out/
 
 Each BOT is a program file (``.py`` runs with ``python3``, ``.js`` with ``node``) started in its own
-folder. Game ``g`` uses seed ``--seed + g`` and rotates the seats by ``g``, so no bot keeps a seat. Prints
+folder, or the short name of an example bot (``random``, ``greedy``, ``strategist``, ``template``:
+:mod:`arena.play.examples`). Game ``g`` uses seed ``--seed + g`` and rotates the seats by ``g``, so no bot keeps a seat. Prints
 the standings (win rate with a 95% Wilson interval, mean place, faults), every fault, and where the
 replays went (one JSON file per game, readable with ``python -m arena replay FILE``).
 """
@@ -19,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.rules import parse_rules
+from arena.play import bot_text
+from arena.play.examples import resolve_bot
+from arena.play.progress import progress_bar
 from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, run_match
 from arena.ratings.stats import wilson_interval
 
@@ -47,15 +51,17 @@ class Standing:
 
 
 def bot_entries(paths: list[str], runner: Any, limits: Any = None) -> list[BotEntry]:
-    """A referee entry per bot file, started by ``runner`` with its folder as working directory."""
+    """A referee entry per bot file (or example name), started by ``runner`` with its folder as working
+    directory."""
     from sandbox import BotSpec, Limits
 
     entries = []
     seen: dict[str, int] = {}
     for raw in paths:
-        path = Path(raw).resolve()
-        if not path.is_file():
-            raise SystemExit(f"error: {raw} is not a file")
+        try:
+            path = resolve_bot(raw)
+        except ValueError as exc:
+            raise SystemExit(f"error: {exc}") from None
         if path.suffix not in LANGUAGES:
             raise SystemExit(f"error: {raw}: unknown language (use {', '.join(LANGUAGES)} files)")
         language, interpreter = LANGUAGES[path.suffix]
@@ -86,9 +92,14 @@ def record(standings: list[Standing], result: MatchResult, order: list[int], gam
             standings[order[seat]].faults.append((game, fault))
 
 
-def _run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+#: Said whenever the process runner plays: it is for trying your own bot on your machine.
+PROCESS_WARNING = (
+    "note: the process runner is not a sandbox: the bots run as you, with your files and network; "
+    "play only bots you trust (the site runs every bot in a sandbox)"
+)
 
+
+def _run(args: argparse.Namespace) -> int:
     from sandbox import SandboxError, get_runner
 
     rules = parse_rules(args.rules)
@@ -100,6 +111,8 @@ def _run(args: argparse.Namespace) -> int:
     except SandboxError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if runner.name == "process":
+        print(PROCESS_WARNING, file=sys.stderr)
     settings = MatchSettings(decision_timeout=args.decision_timeout, time_bank=args.time_bank)
     entries = bot_entries(args.bots, runner)
     standings = [Standing(e.name) for e in entries]
@@ -109,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
     n = len(entries)
     decisions = 0
     seconds = 0.0
-    with tqdm(total=args.games, unit="game", disable=args.quiet, file=sys.stderr) as bar:
+    with progress_bar(args.games, "game", args.quiet) as bar:
         for g in range(args.games):
             order = [(s + g) % n for s in range(n)]
             result = run_match(
@@ -147,9 +160,7 @@ def report(
         lines += ["", "Faults:"]
         for g, name, f in sorted(faults, key=lambda x: x[0]):
             lines.append(f"  game {g + 1}: {name}: {f.kind} at decision {f.decision}: {f.message}")
-            if f.stderr_tail.strip():
-                tail = f.stderr_tail.strip().splitlines()[-3:]
-                lines += [f"      stderr: {t[:200]}" for t in tail]
+            lines += _stderr_lines(name, f.stderr_tail)
     if out:
         lines += [
             "",
@@ -158,12 +169,26 @@ def report(
     return "\n".join(lines)
 
 
+def _stderr_lines(name: str, stderr: str, count: int = 3, width: int = 200) -> list[str]:
+    """The last ``count`` lines of a faulted bot's stderr, indented behind a ``|`` so that none can pass
+    for a line of the report (the text is already clean: :mod:`arena.play.bot_text`)."""
+    tail = bot_text.clean(stderr).strip().splitlines()[-count:]
+    if not tail:
+        return []
+    return [f"      {name} stderr, last {len(tail)} line(s):"] + [f"      | {t[:width]}" for t in tail]
+
+
 def add_parser(subparsers: Any) -> None:
     """Register the ``match`` subcommand."""
     parser = subparsers.add_parser("match", help="play games between bot programs in the sandbox")
-    parser.add_argument("bots", nargs="+", help="bot program files (.py, .js), in seat order")
+    parser.add_argument(
+        "bots",
+        nargs="+",
+        help="bot program files (.py, .js) or example names (random, greedy, strategist, template), "
+        "in seat order",
+    )
     parser.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
-    parser.add_argument("--runner", default="auto", choices=["auto", "docker", "bwrap", "process"])
+    parser.add_argument("--runner", default="auto", choices=["auto", "gvisor", "docker", "bwrap", "process"])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(

@@ -29,7 +29,7 @@ BOT_TYPES: Final = ("ready", "action")
 """Message types a bot sends."""
 
 MAX_NAME: Final = 64
-"""Longest bot name accepted in ``ready`` (longer names are cut)."""
+"""Longest bot name accepted in ``ready``, in characters (a longer one is refused: a ``handshake`` fault)."""
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
@@ -186,7 +186,11 @@ def _load(line: bytes) -> dict[str, Any]:
 
 
 def decode_ready(line: bytes) -> str | None:
-    """Validate the bot's answer to ``hello``; returns the name it gave (or None)."""
+    """Validate the bot's answer to ``hello``; returns the name it gave (or None).
+
+    The name is validated, not repaired: 1 to :data:`MAX_NAME` characters, all printable
+    (``str.isprintable``: no NUL, no escape, no bidi control, no lone surrogate), else a
+    :class:`ProtocolError` (the bot link makes it a ``handshake`` fault)."""
     data = _load(line)
     if data.get("type") != "ready":
         raise ProtocolError(
@@ -200,9 +204,13 @@ def decode_ready(line: bytes) -> str | None:
     name = data.get("name")
     if name is None:
         return None
-    if type(name) is not str:
-        raise ProtocolError("invalid_message", f"'name' must be a string, not {excerpt(line)}")
-    return name[:MAX_NAME]
+    if type(name) is not str or not 0 < len(name) <= MAX_NAME or not name.isprintable():
+        raise ProtocolError(
+            "invalid_message",
+            f"'name' must be a string of 1 to {MAX_NAME} printable characters (no control, format or"
+            f" separator characters but the space), not {excerpt(line)}",
+        )
+    return name
 
 
 def decode_action(line: bytes, decision: int) -> str:
@@ -241,7 +249,8 @@ _ACTION_BYTES: Final = {a.encode(): a for a in ACTIONS}
 
 
 def excerpt(line: bytes, limit: int = 120) -> str:
-    """A short printable excerpt of a bot's line for fault messages."""
+    """A short printable excerpt of a bot's line for fault messages (``repr`` escapes every character
+    that is not printable; the fault message is cleaned again by ``arena.play.bot_text``)."""
     text = line[:limit].decode("utf-8", "replace")
     return repr(text) + ("..." if len(line) > limit else "")
 

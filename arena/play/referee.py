@@ -28,7 +28,7 @@ from arena.engine.game import PRIVATE_CARDS, Game, redact
 from arena.engine.replay import make_replay
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, IllegalAction
-from arena.play import protocol
+from arena.play import bot_text, protocol
 from arena.play.bot_link import FAULT_KINDS, BotLink, Fault, LinkLimits
 
 __all__ = ["FAULT_KINDS", "BotEntry", "Fault", "MatchResult", "MatchSettings", "run_match"]
@@ -101,6 +101,7 @@ class MatchSettings:
             self.startup_timeout,
             self.max_line_bytes,
             self.fault_stderr_bytes,
+            self.stderr_bytes,
         )
 
 
@@ -262,7 +263,8 @@ def _rank(entries: list[int], key: list[int]) -> list[list[int]]:
 
 
 def _cap(text: str, limit: int) -> str:
-    return text[-limit:] if limit and len(text) > limit else ("" if not limit else text)
+    """The end of ``text``, at most ``limit`` bytes of UTF-8."""
+    return bot_text.clean(text, limit, keep="tail")
 
 
 def referee_places(outcome_places: Sequence[Sequence[int]], faulted: Sequence[int]) -> list[list[int]]:

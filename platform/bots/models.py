@@ -8,9 +8,10 @@ from django.urls import reverse
 
 
 class Language(models.TextChoices):
-    """Languages the sandbox runtime can run."""
+    """Languages the sandbox runtime can run (the values are the sandbox's runtime names)."""
 
     PYTHON = "python", "Python 3"
+    NODE = "node", "JavaScript (Node.js)"
 
 
 class Bot(models.Model):
@@ -79,6 +80,9 @@ class BotVersion(models.Model):
     smoke_status = models.CharField(max_length=10, choices=SmokeStatus.choices, default=SmokeStatus.PENDING)
     smoke_log = models.TextField(blank=True)
     smoke_checked_at = models.DateTimeField(null=True, blank=True)
+    smoke_attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Smoke-test runs started (the reaper gives up after a few lost ones)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -94,5 +98,8 @@ class BotVersion(models.Model):
 
     @property
     def command(self) -> tuple[str, ...]:
-        """The command the sandbox runs inside the unpacked folder."""
-        return ("python3", self.entry_point)
+        """The command the sandbox runs inside the unpacked folder (``python3 bot.py``, ``node bot.js``):
+        the same interpreter the local ``uno-arena match`` uses for that language."""
+        from bots.validation import interpreter
+
+        return (interpreter(self.bot.language), self.entry_point)

@@ -63,5 +63,5 @@ def set_active_version(bot: Bot, version: BotVersion) -> None:
 
 
 def reset_smoke(version: BotVersion) -> None:
-    """Mark a version's smoke test as pending again (used before a re-run)."""
-    BotVersion.objects.filter(pk=version.pk).update(smoke_status=SmokeStatus.PENDING)
+    """Mark a version's smoke test as pending again (used before a re-run), with fresh attempts."""
+    BotVersion.objects.filter(pk=version.pk).update(smoke_status=SmokeStatus.PENDING, smoke_attempts=0)

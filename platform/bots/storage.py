@@ -54,3 +54,12 @@ def source_files(version: BotVersion) -> dict[str, bytes]:
     archive = BotVersion.objects.values_list("archive", flat=True).get(pk=version.pk)
     with zipfile.ZipFile(io.BytesIO(bytes(archive))) as zf:
         return {info.filename: zf.read(info) for info in zf.infolist() if not info.is_dir()}
+
+
+def source_zip(version: BotVersion, folder: str) -> bytes:
+    """The files of a version as a zip with everything under ``folder/`` (the owner's download)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(source_files(version).items()):
+            archive.writestr(zipfile.ZipInfo(f"{folder}/{name}", date_time=(2020, 1, 1, 0, 0, 0)), data)
+    return buffer.getvalue()

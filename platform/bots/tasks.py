@@ -18,6 +18,8 @@ log = logging.getLogger(__name__)
 #: The smoke test plays one short hand of this preset, two copies of the bot against each other.
 SMOKE_RULESET = "classic-single"
 SMOKE_TIME_LIMIT = 120
+#: Runs of one version's smoke test the reaper starts at most (each lost with its worker) before failing it.
+SMOKE_MAX_ATTEMPTS = 3
 
 
 def smoke_test(version: BotVersion) -> tuple[bool, str]:
@@ -55,14 +57,21 @@ def smoke_test(version: BotVersion) -> tuple[bool, str]:
     time_limit=SMOKE_TIME_LIMIT + 30,
 )
 def smoke_test_version(self: object, version_id: int) -> str:
-    """Run the smoke test of a pending version and store the status and the log (idempotent)."""
+    """Run the smoke test of a pending version and store the status and the log (idempotent).
+
+    The version always ends ``passed`` or ``failed`` (or, if its worker dies, ``running`` until the
+    reaper re-queues it, at most :data:`SMOKE_MAX_ATTEMPTS` runs in all): a log that cannot be stored
+    fails the version with a short note instead (the bot's text is clean at the referee, so that is a
+    bug, not something a bot can use to stay untested).
+    """
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").filter(pk=version_id).first()
         if version is None or version.smoke_status != SmokeStatus.PENDING:
             return "skipped"
         version.smoke_status = SmokeStatus.RUNNING
         version.smoke_checked_at = timezone.now()
-        version.save(update_fields=["smoke_status", "smoke_checked_at"])
+        version.smoke_attempts += 1
+        version.save(update_fields=["smoke_status", "smoke_checked_at", "smoke_attempts"])
     try:
         ok, text = smoke_test(version)
     except SoftTimeLimitExceeded:
@@ -70,22 +79,39 @@ def smoke_test_version(self: object, version_id: int) -> str:
     except Exception:
         log.exception("smoke test of version %s crashed", version_id)
         ok, text = False, "the smoke test could not run:\n" + traceback.format_exc()
-    BotVersion.objects.filter(pk=version_id, smoke_status=SmokeStatus.RUNNING).update(
-        smoke_status=SmokeStatus.PASSED if ok else SmokeStatus.FAILED,
-        smoke_log=text[-64 * 1024 :],
-        smoke_checked_at=timezone.now(),
-    )
+    try:
+        _finish_smoke(version_id, SmokeStatus.PASSED if ok else SmokeStatus.FAILED, text)
+    except Exception as exc:  # DataError, an encoding error: whatever it is, the version is not left running
+        log.exception("could not store the smoke test log of version %s", version_id)
+        ok = False
+        _finish_smoke(
+            version_id, SmokeStatus.FAILED, f"FAILED: the smoke test's log could not be stored ({exc})"
+        )
     return "passed" if ok else "failed"
 
 
+def _finish_smoke(version_id: int, status: str, text: str) -> None:
+    """Store the outcome of a running smoke test (the end of its log, at most 64 KiB)."""
+    with transaction.atomic():
+        BotVersion.objects.filter(pk=version_id, smoke_status=SmokeStatus.RUNNING).update(
+            smoke_status=status, smoke_log=text[-64 * 1024 :], smoke_checked_at=timezone.now()
+        )
+
+
 def reap_smoke_tests() -> int:
-    """Re-queue smoke tests stuck in running (worker died) or pending for long (message lost)."""
+    """Re-queue smoke tests stuck in running (worker died) or pending for long (message lost); a version
+    whose smoke test was started :data:`SMOKE_MAX_ATTEMPTS` times without finishing fails instead."""
     from bots.services import enqueue_smoke_test
 
     cutoff = timezone.now() - timedelta(seconds=SMOKE_TIME_LIMIT * 3)
-    BotVersion.objects.filter(smoke_status=SmokeStatus.RUNNING, smoke_checked_at__lt=cutoff).update(
-        smoke_status=SmokeStatus.PENDING
+    stuck = BotVersion.objects.filter(smoke_status=SmokeStatus.RUNNING, smoke_checked_at__lt=cutoff)
+    stuck.filter(smoke_attempts__gte=SMOKE_MAX_ATTEMPTS).update(
+        smoke_status=SmokeStatus.FAILED,
+        smoke_log=f"FAILED: the smoke test was started {SMOKE_MAX_ATTEMPTS} times and never finished "
+        "(its worker was lost each time).",
+        smoke_checked_at=timezone.now(),
     )
+    stuck.update(smoke_status=SmokeStatus.PENDING)
     stale = BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, created_at__lt=cutoff)
     ids = list(stale.values_list("pk", flat=True)[:100])
     for version_id in ids:

@@ -16,11 +16,15 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
+from arena.play.match_cli import LANGUAGES
+
 MAX_UPLOAD_BYTES = 1024 * 1024
 MAX_TOTAL_UNCOMPRESSED = 8 * 1024 * 1024
 MAX_FILE_COUNT = 200
 MAX_RATIO = 100
-SOURCE_SUFFIXES = {"python": ".py"}
+#: language -> (entry point suffix, interpreter): the local match runner's table, read the other way.
+_RUNTIMES = {language: (suffix, command) for suffix, (language, command) in LANGUAGES.items()}
+SOURCE_SUFFIXES = {language: suffix for language, (suffix, _command) in _RUNTIMES.items()}
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
@@ -71,6 +75,11 @@ def validate_upload(
         _check_python(files)
     archive = _normalised_zip(files)
     return ValidatedSource(files, entry, archive, hashlib.sha256(archive).hexdigest())
+
+
+def interpreter(language: str) -> str:
+    """The program that runs a bot of ``language`` (``python3``, ``node``)."""
+    return _RUNTIMES[language][1]
 
 
 def _list(files: dict[str, bytes]) -> str:

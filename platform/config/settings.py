@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "ladder",
     "leagues",
     "versiontests",
+    "guide",
 ]
 
 MIDDLEWARE = [
@@ -252,6 +253,9 @@ UNO_ARENA_LEADERBOARD_CACHE = int(os.environ.get("UNO_ARENA_LEADERBOARD_CACHE", 
 #: Unpacked bot versions are cached here by workers (the archive itself lives in the database).
 UNO_ARENA_BOT_CACHE = VAR_DIR / "bots"
 UNO_ARENA_EXAMPLES_DIR = REPO_DIR / "bots_examples"
+UNO_ARENA_DOCS_DIR = REPO_DIR / "docs"  # rendered by the guide (guide.docs)
+# The built uno-arena wheel (guide.kits), per machine; the image builds it into its own folder.
+UNO_ARENA_KITS_DIR = Path(os.environ.get("UNO_ARENA_KITS_DIR") or VAR_DIR / "kits")
 UNO_ARENA_SYSTEM_USER = "examples"
 
 LOGGING = {

@@ -4,9 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.views import healthz
+from guide.views import favicon
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include(("api.urls", "api"), namespace="api")),
@@ -14,6 +16,7 @@ urlpatterns = [
     path("ladder/", include("ladder.urls")),
     path("leagues/", include("leagues.urls")),
     path("versiontests/", include("versiontests.urls")),
+    path("guide/", include("guide.urls")),
     path("", include("viewer.urls")),
     path("", include("web.urls")),
 ]

@@ -7,6 +7,7 @@ from django.shortcuts import render
 
 from bots.models import Bot
 from ladder.h2h import records
+from rulesets.models import RuleSet
 
 
 def head_to_head(request: HttpRequest) -> HttpResponse:
@@ -22,5 +23,14 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
     if a is not None and a == b:
         errors.append("Pick two different bots.")
     rows = records(a, b, rated_only) if a is not None and b is not None and a != b else []
-    context = {"a": a, "b": b, "names": names, "rated_only": rated_only, "rows": rows, "errors": errors}
+    display = dict(RuleSet.objects.values_list("slug", "name")) if rows else {}
+    context = {
+        "a": a,
+        "b": b,
+        "names": names,
+        "rated_only": rated_only,
+        "rows": rows,
+        "named_rows": [(slug, display.get(slug, slug), record) for slug, record in rows],
+        "errors": errors,
+    }
     return render(request, "ladder/head_to_head.html", context)

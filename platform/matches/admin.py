@@ -19,4 +19,5 @@ class MatchAdmin(admin.ModelAdmin):
 
     list_display = ["id", "ruleset", "status", "rated", "attempts", "created_at", "finished_at"]
     list_filter = ["status", "rated", "ruleset"]
+    readonly_fields = ["error"]
     inlines = [ParticipantInline]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import logging
 import secrets
+import traceback
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -104,8 +107,52 @@ def claim(match_id: int, worker: str = "", task_id: str = "") -> Match | None:
     return match
 
 
-def record_result(match_id: int, attempt: int, result: Any) -> bool:
-    """Store the replay, places, scores, faults and rating changes of a match in ONE transaction.
+def store_result(match_id: int, attempt: int, result: Any) -> str:
+    """Record a played match whatever its result holds; returns ``finished``, ``stale`` or ``failed``.
+
+    A result is always recorded and counts: if storing it raises, it is stored again without the text
+    the bots produced (stderr, fault messages, per-decision stderr; the places, scores, fault kinds,
+    ratings and replay are kept) and the error goes into ``Match.error`` for staff; if that fails too,
+    the match ends ``failed`` with the error, never re-queued (playing it again would fail the same
+    way). Only an error of the database itself (it is down: ``fail`` cannot write either) leaves the
+    match ``running``, for the reaper and its bounded attempts.
+    """
+    try:
+        return "finished" if record_result(match_id, attempt, result) else "stale"
+    except Exception as exc:
+        log.exception("match %s: the result could not be stored; storing it without the bots' text", match_id)
+        first = f"{type(exc).__name__}: {exc}"
+    try:
+        note = f"Stored without the bots' text (stderr, fault messages): storing it whole failed with {first}"
+        stored = record_result(match_id, attempt, without_bot_text(result), error=note)
+    except Exception:
+        log.exception("match %s: the result could not be stored at all", match_id)
+        fail(
+            match_id,
+            attempt,
+            f"The result could not be stored: {first}\n\nNor without the bots' text:\n{traceback.format_exc()}",
+        )
+        return "failed"
+    return "finished" if stored else "stale"
+
+
+def without_bot_text(result: Any) -> Any:
+    """A copy of a referee result with every text a bot produced left out (see :func:`store_result`)."""
+    bare = copy.copy(result)
+    bare.stderr = ["" for _ in result.stderr]
+    bare.faults = [
+        None
+        if fault is None
+        else dataclasses.replace(fault, message="(not stored: see the match's error)", stderr_tail="")
+        for fault in result.faults
+    ]
+    bare.decision_stderr = []
+    return bare
+
+
+def record_result(match_id: int, attempt: int, result: Any, error: str = "") -> bool:
+    """Store the replay, places, scores, faults and rating changes of a match in ONE transaction
+    (``error``: a note for staff, kept in ``Match.error``).
 
     Only the claim that is still current may write: if the match is no longer running on this
     attempt (a reaper re-queued it, or the result was already stored), nothing is written and
@@ -133,6 +180,7 @@ def record_result(match_id: int, attempt: int, result: Any) -> bool:
         match.status = MatchStatus.FINISHED
         match.finished_at = timezone.now()
         match.decisions = result.decisions
+        match.error = error[-MAX_TEXT:]
         data, size = Replay.pack(result.replay)
         Replay.objects.update_or_create(match=match, defaults={"data": data, "size": size})
         if match.rated:
@@ -151,7 +199,7 @@ def record_result(match_id: int, attempt: int, result: Any) -> bool:
             ],
         )
         store_decision_logs(seats, result)  # each bot's stderr per decision, owner-only (viewer app)
-        match.save(update_fields=["status", "finished_at", "decisions"])
+        match.save(update_fields=["status", "finished_at", "decisions", "error"])
     return True
 
 

@@ -29,8 +29,9 @@ def run_match_task(self: Any, match_id: int) -> str:
 
     Idempotent: ``services.claim`` lets only a queued match through, and ``services.record_result``
     writes only while this attempt is current, so a redelivered message never counts a match twice.
-    A worker killed by the hard time limit (or a crash) leaves the match running: the reaper
-    re-queues it or marks it failed.
+    A played match is always recorded (``services.store_result``: finished, or failed with the error;
+    never left running by a result that cannot be stored). A worker killed by the hard time limit (or
+    a crash) leaves the match running: the reaper re-queues it or marks it failed.
     """
     hostname = getattr(self.request, "hostname", None) or ""
     task_id = getattr(self.request, "id", None) or ""
@@ -50,8 +51,7 @@ def run_match_task(self: Any, match_id: int) -> str:
         log.exception("match %s failed", match_id)
         services.fail(match_id, attempt, traceback.format_exc(), retry=True)
         return "error"
-    stored = services.record_result(match_id, attempt, result)
-    return "finished" if stored else "stale"
+    return services.store_result(match_id, attempt, result)
 
 
 @shared_task(name="matches.tasks.reap_stale_matches")

@@ -11,6 +11,29 @@ from rulesets.models import RuleSet
 
 META_KEYS = ("name", "description", "source")
 
+#: How the site names the presets (their slugs are the engine's names; a title-cased slug reads badly:
+#: "Seven O", "Smackdown 6").
+DISPLAY_NAMES = {
+    "classic": "Classic",
+    "classic-single": "Classic, one hand",
+    "classic-2018": "Classic, 2018 deck",
+    "classic-blank": "Classic with blank cards",
+    "stacking": "Stacking",
+    "stacking-mixed": "Stacking, +2 and +4 mixed",
+    "seven-o": "Seven-O",
+    "jump-in": "Jump-In",
+    "smackdown-6": "6 Smackdown",
+    "keep-drawing": "Keep Drawing",
+    "family": "Family rules",
+    "elimination": "Elimination",
+    "no-mercy": "No Mercy",
+}
+
+
+def display_name(slug: str) -> str:
+    """The name the site shows for the preset ``slug``."""
+    return DISPLAY_NAMES.get(slug) or slug.replace("-", " ").title()
+
 
 def validate_options(options: Any) -> dict[str, Any]:
     """Check ``options`` with the engine; return the normalised options (no name/description/source).
@@ -44,7 +67,7 @@ def sync_presets() -> tuple[int, int]:
             data = preset.to_dict()
             options = {k: v for k, v in data.items() if k not in META_KEYS}
             defaults = {
-                "name": slug.replace("-", " ").title() if preset.name == slug else preset.name,
+                "name": display_name(slug) if preset.name == slug else preset.name,
                 "description": preset.description,
                 "source": preset.source,
                 "options": options,

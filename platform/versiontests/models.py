@@ -93,7 +93,9 @@ class VersionTest(models.Model):
         def finite(x: float) -> float | None:
             return round(x, 1) if abs(x) != float("inf") else None
 
-        return {
+        from versiontests.meaning import meaning
+
+        progress = {
             "id": self.pk,
             "status": self.status,
             "status_label": self.get_status_display(),
@@ -114,6 +116,8 @@ class VersionTest(models.Model):
             "alpha": self.alpha,
             "beta": self.beta,
         }
+        progress["meaning"] = meaning(progress)
+        return progress
 
 
 class TestMatch(models.Model):

@@ -32,9 +32,13 @@ class BotEditForm(forms.ModelForm):
 class UploadForm(forms.Form):
     """A new version: one source file, or a zip and its entry point."""
 
-    file = forms.FileField(help_text=f"A .py file or a .zip (at most {MAX_UPLOAD_BYTES // 1024} KiB).")
+    file = forms.FileField(
+        help_text=f"A .py or .js file (the bot's language), or a .zip (at most {MAX_UPLOAD_BYTES // 1024} KiB)."
+    )
     entry_point = forms.CharField(
-        required=False, max_length=200, help_text="For a zip: the file to run, e.g. bot.py or mybot/main.py."
+        required=False,
+        max_length=200,
+        help_text="For a zip: the file to run, e.g. mybot.py or mybot/main.js.",
     )
     activate = forms.BooleanField(required=False, initial=True, help_text="Make it the active version.")
 
@@ -45,7 +49,10 @@ class ChallengeForm(forms.Form):
     bot = forms.ModelChoiceField(queryset=Bot.objects.none(), label="Your bot")
     ruleset = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_active=True), to_field_name="slug")
     opponents = forms.ModelMultipleChoiceField(
-        queryset=Bot.objects.none(), widget=forms.CheckboxSelectMultiple, help_text="Any active bots."
+        queryset=Bot.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Other players' active bots and the example bots (to compare two of your own bots, start a "
+        "version test).",
     )
     rated = forms.BooleanField(required=False, initial=True)
 
@@ -53,4 +60,6 @@ class ChallengeForm(forms.Form):
         super().__init__(*args, **kwargs)
         active = Bot.objects.filter(is_active=True, active_version__isnull=False).select_related("owner")
         self.fields["bot"].queryset = active.filter(owner=user)  # type: ignore[attr-defined]
-        self.fields["opponents"].queryset = active  # type: ignore[attr-defined]
+        # Never your own bots: a bot is not its own opponent, and your bots against each other is what a
+        # version test measures properly.
+        self.fields["opponents"].queryset = active.exclude(owner=user) if user else active  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from bots.models import Bot, BotVersion
 from matches.models import Match, MatchStatus, Participant
 from ratings.models import Rating, RatingHistory
 from rulesets.models import RuleSet
+from web.match_filters import with_origin
 
 #: The Elo chart shows at most this many rating changes of a bot (the most recent).
 HISTORY_POINTS = 3000
@@ -126,6 +127,7 @@ def recent_matches(participations: QuerySet[Participant], limit: int = 20) -> li
             "match__decisions",
             "match__ruleset__id",
             "match__ruleset__slug",
+            "match__ruleset__name",
         )
         .prefetch_related(seats)
         .order_by("-match_id")[:limit]
@@ -147,6 +149,7 @@ def faults(bot: Bot, limit: int = 20) -> list[Participant]:
             "match__id",
             "match__created_at",
             "match__ruleset__slug",
+            "match__ruleset__name",
             "bot_version__number",
         )
         .order_by("-match_id")[:limit]
@@ -195,7 +198,7 @@ class Activity:
 
 def activity(since: datetime, limit: int = 12) -> Activity:
     """Counts of running and queued matches, matches finished since ``since``, and the latest matches
-    (any status) with their seats. Three queries."""
+    (any status, version tests left out) with their seats and origin. Three queries."""
     counts = Match.objects.aggregate(
         running=Count("pk", filter=Q(status=MatchStatus.RUNNING)),
         queued=Count("pk", filter=Q(status=MatchStatus.QUEUED)),
@@ -207,7 +210,10 @@ def activity(since: datetime, limit: int = 12) -> Activity:
         .only("id", "seat", "place", "match_id", "bot__id", "bot__name")
         .order_by("seat"),
     )
-    latest = list(Match.objects.select_related("ruleset").prefetch_related(seats)[:limit])
+    # Ladder, league and challenge games: a version test plays hundreds of unrated pairs in a burst, which
+    # would fill the feed (they are on the match list and the test's own page).
+    shown = with_origin(Match.objects.filter(version_test__isnull=True).select_related("ruleset"))
+    latest = list(shown.prefetch_related(seats)[:limit])
     return Activity(counts["running"], counts["queued"], counts["finished_today"], latest)
 
 
@@ -234,7 +240,15 @@ def player_bots(owner: Any) -> list[BotSummary]:
     ratings = Prefetch(
         "ratings",
         Rating.objects.select_related("ruleset").only(
-            "id", "elo", "games", "wins", "bot_id", "last_played", "ruleset__id", "ruleset__slug"
+            "id",
+            "elo",
+            "games",
+            "wins",
+            "bot_id",
+            "last_played",
+            "ruleset__id",
+            "ruleset__slug",
+            "ruleset__name",
         ),
     )
     bots = (

@@ -13,15 +13,16 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_POST
 
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotVersion, SmokeStatus
 from bots.services import create_version, set_active_version
-from bots.storage import source_files
+from bots.storage import source_files, source_zip
 from matches.models import Match, MatchStatus, Participant
 from matches.replay_http import replay_response
 from matches.services import create_match
@@ -31,6 +32,7 @@ from ratings.queries import leaderboard as leaderboard_query
 from ratings.queries import number_rows
 from rulesets.models import RuleSet
 from web.forms import BotEditForm, BotForm, ChallengeForm, UploadForm
+from web.match_filters import MatchFilterForm, with_origin
 
 PAGE_SIZE = 50
 
@@ -63,7 +65,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
         bot.save()
         messages.success(request, f"Bot {bot.name} created. Now upload its first version.")
         return redirect("version-upload", pk=bot.pk)
-    return render(request, "web/form.html", {"form": form, "title": "New bot", "multipart": False})
+    return render(request, "web/bot_create.html", {"form": form, "title": "New bot", "multipart": False})
 
 
 @login_required
@@ -100,7 +102,8 @@ def version_upload(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Version {version.number} uploaded; its smoke test is queued.")
             return redirect(version)
     title = f"Upload a version of {bot.name}"
-    return render(request, "web/form.html", {"form": form, "title": title, "multipart": True})
+    context = {"form": form, "title": title, "multipart": True, "bot": bot}
+    return render(request, "web/version_upload.html", context)
 
 
 def version_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -115,6 +118,37 @@ def version_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(
         request, "web/version_detail.html", {"version": version, "is_owner": is_owner, "files": files}
     )
+
+
+@never_cache
+def version_status(request: HttpRequest, pk: int, number: int) -> JsonResponse:
+    """What the version page polls until the smoke test is over: the status, and for the owner the log."""
+    version = get_object_or_404(
+        BotVersion.objects.defer("archive").select_related("bot"), bot_id=pk, number=number
+    )
+    data: dict[str, Any] = {
+        "status": version.smoke_status,
+        "label": version.get_smoke_status_display(),
+        "checked_at": version.smoke_checked_at.isoformat() if version.smoke_checked_at else None,
+        "done": version.smoke_status in (SmokeStatus.PASSED, SmokeStatus.FAILED),
+    }
+    if version.bot.is_owned_by(request.user):
+        data["log"] = version.smoke_log
+    return JsonResponse(data)
+
+
+def version_source(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Owner: the version's files as ``<bot>-v<number>.zip`` (one folder, as the viewer's reproduce
+    command expects them)."""
+    version = get_object_or_404(
+        BotVersion.objects.defer("archive").select_related("bot__owner"), bot_id=pk, number=number
+    )
+    if not version.bot.is_owned_by(request.user):
+        raise PermissionDenied("Only the bot's owner can download its source.")
+    folder = f"{version.bot.name}-v{version.number}"
+    response = HttpResponse(source_zip(version, folder), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{folder}.zip"'
+    return response
 
 
 @login_required
@@ -175,19 +209,34 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def match_list(request: HttpRequest) -> HttpResponse:
-    """All matches, newest first."""
-    qs = Match.objects.select_related("ruleset").prefetch_related(_seats())
+    """All matches, newest first, filtered by bot, rule set, rated, origin and league (``?bot=&rules=...``)."""
+    filters = MatchFilterForm(request.GET or None)
+    qs = filters.apply(with_origin(Match.objects.select_related("ruleset")).prefetch_related(_seats()))
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "web/match_list.html", {"page": page})
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"page": page, "filters": filters, "query": query.urlencode()}
+    return render(request, "web/match_list.html", context)
+
+
+@cache_control(max_age=60)
+def bot_names(request: HttpRequest) -> JsonResponse:
+    """``?q=prefix``: up to 20 bot names starting with it, for the forms' suggestions."""
+    prefix = request.GET.get("q", "").strip()[:40]
+    names = Bot.objects.filter(name__istartswith=prefix).order_by("name").values_list("name", flat=True)[:20]
+    return JsonResponse({"names": list(names)})
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A match: status, seats with places, scores, rating changes; faults in full for owners."""
+    """A match: status, seats with places, scores, rating changes; faults in full for owners; the error
+    of a failed (or degraded) match for staff."""
     match = get_object_or_404(Match.objects.select_related("ruleset", "created_by"), pk=pk)
     seats = list(match.participants.select_related("bot", "bot_version").defer("bot_version__archive"))
     rows = [(seat, seat.bot.is_owned_by(request.user)) for seat in seats]
     finished = match.status == MatchStatus.FINISHED
-    return render(request, "web/match_detail.html", {"match": match, "rows": rows, "finished": finished})
+    staff = bool(getattr(request.user, "is_staff", False))
+    context = {"match": match, "rows": rows, "finished": finished, "staff": staff}
+    return render(request, "web/match_detail.html", context)
 
 
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:

@@ -260,7 +260,7 @@ def test_head_to_head_page(
     if who == "staff":
         client.force_login(staff)
     a, b = rivals
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):  # the six of the records, and the rule sets' names
         response = client.get(f"/ladder/h2h/?a={a.name}&b={b.name}")
     assert response.status_code == 200
     rows = dict(response.context["rows"])
@@ -269,6 +269,7 @@ def test_head_to_head_page(
     assert (rows["stacking"].wins, rows["stacking"].losses) == (1, 0)
     assert rows["all"].meetings == 6
     assert "Wilson 95% interval" in response.content.decode()
+    assert '<a href="/rules/classic/">Classic</a>' in response.content.decode()  # display names
     rated = client.get(f"/ladder/h2h/?a={a.name}&b={b.name}&rated=1")
     assert "stacking" not in dict(rated.context["rows"])
 

@@ -120,9 +120,9 @@ def test_web_challenge_and_rate_limit(
 
 
 def test_challenge_form_rejects_bad_tables(
-    clients: dict[str, Any], bot: Bot, classic: RuleSet, owner: Any
+    clients: dict[str, Any], bot: Bot, classic: RuleSet, other: Any
 ) -> None:
-    pending = make_bot(owner, "pending", passed=False)
+    pending = make_bot(other, "pending", passed=False)
     form = {"bot": bot.pk, "ruleset": "classic", "opponents": [pending.pk], "rated": "on"}
     response = clients["owner"].post("/challenge/", form)
     assert response.status_code == 200

@@ -243,7 +243,9 @@ def test_a_link_opens_at_its_position(browser: Any, live_server: Any, table: dic
     assert page.locator(".uv-pov").input_value() == "2"
     assert _seat_cards(page, 2)[0] == _names(states[150][1][2]["hand"])
     assert _seat_cards(page, 0) == ([], states[150][1][2]["hand_sizes"][0])
-    page.locator(".uno-viewer .uv-main").scroll_into_view_if_needed()
+    page.locator(
+        ".uno-viewer .uv-table"
+    ).scroll_into_view_if_needed()  # on a phone .uv-main has no box of its own
     _shot(page, "viewer-phone-d150-pov2")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px phone"

@@ -147,7 +147,9 @@ def test_decode_action_errors(line: bytes, kind: str, words: str) -> None:
 
 def test_decode_ready() -> None:
     assert protocol.decode_ready(b'{"type":"ready"}') is None
-    assert protocol.decode_ready(b'{"type":"ready","name":"' + b"n" * 100 + b'"}') == "n" * protocol.MAX_NAME
+    longest = "n" * protocol.MAX_NAME
+    assert protocol.decode_ready(b'{"type":"ready","name":"' + longest.encode() + b'"}') == longest
+    assert protocol.decode_ready('{"type":"ready","name":"Ünö bot 7"}'.encode()) == "Ünö bot 7"
     for line, words in (
         (b'{"type":"action","action":"draw"}', "ready"),
         (b'{"type":"ready","protocol":2}', "protocol 2"),
@@ -156,6 +158,30 @@ def test_decode_ready() -> None:
     ):
         with pytest.raises(ProtocolError, match=words):
             protocol.decode_ready(line)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "n" * (protocol.MAX_NAME + 1),  # too long: refused, not cut
+        "",
+        "a\\u0000b",  # NUL
+        "\\u001b]0;pwned\\u0007",  # OSC: the terminal title
+        "x\\ry",  # CR
+        "evil\\u202egnp.exe",  # bidi override
+        "\\ud800",  # a lone surrogate
+        "tab\\there",
+        "two\\nlines",
+        "\\u0085",  # C1 (NEL)
+        "\\u2028",
+    ],
+)
+def test_a_ready_name_that_is_not_short_and_printable_is_a_fault(name: str) -> None:
+    line = b'{"type":"ready","name":"' + name.encode() + b'"}'
+    with pytest.raises(ProtocolError, match="printable") as info:
+        protocol.decode_ready(line)
+    assert info.value.kind == "invalid_message"
+    assert str(info.value).isprintable()  # the message quotes the line escaped
 
 
 def test_decode_message_rejects_what_the_referee_never_sends() -> None:

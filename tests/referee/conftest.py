@@ -9,7 +9,13 @@ import pytest
 from sandbox import Runner
 from tests.sandbox.sandbox_support import ready_runner
 
-_MARKS = {"bwrap": [pytest.mark.bwrap], "docker": [pytest.mark.docker], "process": []}
+_MARKS = {
+    "bwrap": [pytest.mark.bwrap],
+    "docker": [pytest.mark.docker],
+    "gvisor": [pytest.mark.docker, pytest.mark.gvisor],
+    "process": [],
+}
+CONFINING = ("bwrap", "docker", "gvisor")
 
 
 @pytest.fixture
@@ -18,13 +24,13 @@ def process_runner() -> Runner:
     return ready_runner("process")
 
 
-@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in ("bwrap", "docker")])
+@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in CONFINING])
 def confining_runner(request: pytest.FixtureRequest) -> Runner:
-    """Each runner that confines bots (bwrap, docker)."""
+    """Each runner that confines bots (bwrap, docker, gvisor)."""
     return ready_runner(request.param)
 
 
-@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in ("process", "bwrap", "docker")])
+@pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in ("process", *CONFINING)])
 def any_runner(request: pytest.FixtureRequest) -> Runner:
     """Each runner in turn."""
     return ready_runner(request.param)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
+from tests.fuzz_bot import FIXED_PLANS, control_characters, fuzz_bot_source
 from tests.sandbox.sandbox_support import require
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "bots_examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "bots_examples"
 
 
 def test_match_prints_standings_and_writes_replays(tmp_path, capsys) -> None:
@@ -81,3 +86,52 @@ def test_replay_of_a_bad_file_is_an_error(tmp_path, capsys) -> None:
 def test_match_needs_two_bots(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["match"])
+
+
+def _cli(*args: str) -> str:
+    """Run ``python -m arena ARGS`` as a terminal user would; its stdout, checked to be valid UTF-8."""
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", *args], capture_output=True, cwd=ROOT, timeout=300, check=False
+    )
+    assert done.returncode in (0, 2), done.stderr.decode(errors="replace")
+    return done.stdout.decode("utf-8")  # strict: no stray bytes either
+
+
+def test_the_cli_prints_no_control_character_from_a_bot_whose_stderr_is_all_escapes(tmp_path) -> None:
+    require("process")
+    bot = tmp_path / "fuzz.py"
+    bot.write_bytes(fuzz_bot_source(FIXED_PLANS["escapes-everywhere"]))
+    out = _cli(
+        "match", str(bot), str(EXAMPLES / "random_bot.py"), "--rules", "classic-single",
+        "--runner", "process", "--games", "2", "--replays", str(tmp_path / "replays"), "--quiet",
+    )  # fmt: skip
+    assert control_characters(out) == []
+    assert out.count("fuzz: invalid_json at decision") == 2, out  # faulted in both games
+    assert "\\x1b]0;pwned title\\x07" in out  # what the bot wrote is shown, escaped
+    # The forged referee line is there, but only quoted in a fault message or behind the stderr prefix.
+    lines = out.splitlines()
+    assert any(line.startswith("      | ") and "random_bot: crash at decision 0" in line for line in lines)
+    assert not any(line.lstrip().startswith("game 1: random_bot") for line in lines), out
+    log = _cli("replay", str(tmp_path / "replays" / "game-00001.json"))
+    assert "FAULT invalid_json" in log
+    assert control_characters(log) == []
+
+
+def test_the_replay_cli_escapes_a_crafted_replay_file(tmp_path) -> None:
+    from arena.engine.game import Game
+    from arena.engine.replay import content_digest, make_replay
+    from arena.engine.rules import preset
+
+    game = Game(preset("classic-single"), 2, 3)
+    while not game.is_over:
+        seat = game.to_move[0]
+        game.apply(game.legal_actions(seat)[0], seat)
+    evil = "\x1b]52;c;cHduZWQ=\x07\rgame 1: x: crash\n#0 forged\u202e\x00"
+    replay = make_replay(game, names=[evil, "ok"], faults=[{"kind": "crash", "message": evil}])
+    replay["sha256"] = content_digest(replay)
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(replay))
+    log = _cli("replay", str(path))
+    assert control_characters(log) == []
+    assert "\\x1b]52;c;cHduZWQ=\\x07" in log
+    assert not any(line.startswith(("#0 forged", "game 1: x")) for line in log.splitlines())

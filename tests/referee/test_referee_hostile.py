@@ -1,4 +1,4 @@
-"""Hostile bots in real matches under the confining runners (bwrap, docker).
+"""Hostile bots in real matches under the confining runners (bwrap, docker, gvisor).
 
 Each attacker (tests/referee/bots/attack.py running one of the sandbox tests' hostile scripts, or the
 misbehaving raw bot) plays a match against the greedy example bot: the match completes quickly, the
@@ -113,6 +113,19 @@ def test_protocol_attacks_under_confinement(confining_runner, log, mode, kind) -
     result = play(confining_runner, bad(confining_runner, mode, 2, log=log), log)
     assert result.faults[1] is not None
     assert result.faults[1].kind == kind
+
+
+def test_a_bot_that_closes_stdout_is_faulted_exit_at_once(any_runner, log) -> None:
+    # Were a copy of its stdout held elsewhere (a wrapper process), this would be a timeout after 30 s.
+    settings = MatchSettings(decision_timeout=30.0, time_bank=0.0, startup_timeout=10.0)
+    bots = [example(any_runner, "greedy_bot.py", log), bad(any_runner, "close_stdout", 2, log=log)]
+    result = run_match(preset("classic-single"), bots, 1, settings)
+    fault = result.faults[1]
+    assert fault is not None
+    assert fault.kind == "exit", fault
+    assert result.play_seconds < 5.0  # the greedy bot's decisions, and 1 s at most to see the exit
+    for conn in log:
+        assert not conn.left_behind()
 
 
 @pytest.mark.bwrap

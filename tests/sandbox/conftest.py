@@ -10,12 +10,17 @@ from sandbox_support import CONFINING_RUNNERS, RUNNERS, ready_runner
 from sandbox import Runner
 from sandbox.bwrap import BwrapRunner
 
-_MARKS = {"bwrap": [pytest.mark.bwrap], "docker": [pytest.mark.docker], "process": []}
+_MARKS = {
+    "bwrap": [pytest.mark.bwrap],
+    "docker": [pytest.mark.docker],
+    "gvisor": [pytest.mark.docker, pytest.mark.gvisor],
+    "process": [],
+}
 
 
 @pytest.fixture(params=[pytest.param(n, marks=_MARKS[n], id=n) for n in RUNNERS])
 def runner(request: pytest.FixtureRequest) -> Runner:
-    """Each runner in turn (process, bwrap, docker)."""
+    """Each runner in turn (process, bwrap, docker, gvisor)."""
     return ready_runner(request.param)
 
 
@@ -26,7 +31,7 @@ def runner(request: pytest.FixtureRequest) -> Runner:
     ]
 )
 def confining_runner(request: pytest.FixtureRequest) -> Runner:
-    """Each runner that confines bots (bwrap, docker), plus bwrap without cgroups (rlimits and the pid
+    """Each runner that confines bots (bwrap, docker, gvisor), plus bwrap without cgroups (rlimits and the pid
     namespace only, as on a machine where cgroups are not writable): the hostile bots run under these."""
     if request.param == "bwrap-rlimits":
         ready_runner("bwrap")

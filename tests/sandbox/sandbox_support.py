@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from sandbox import BotSpec, Runner, runner_class
+from sandbox.cgroups import cgroup_dir_of
 from sandbox.process import ProcessRunner
 
 HERE = Path(__file__).resolve().parent
 HOSTILE_DIR = HERE / "hostile"
 BOTS_DIR = HERE / "bots"
-RUNNERS = ("process", "bwrap", "docker")
-CONFINING_RUNNERS = ("bwrap", "docker")
+RUNNERS = ("process", "bwrap", "docker", "gvisor")
+CONFINING_RUNNERS = ("bwrap", "docker", "gvisor")
 
 
 def on_ci() -> bool:
@@ -102,19 +103,31 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def bot_processes(conn: object) -> set[int]:
-    """Host pids of everything a connection's bot runs now (container top, cgroup, process tree)."""
-    pids: set[int] = set()
-    container_id = getattr(conn, "container_id", None)
-    if container_id is not None:
-        import docker.errors
+def container_processes(conn: object) -> set[int]:
+    """Host pids in a running container's pids cgroup (``docker top`` lists the pids of gVisor's own
+    kernel under ``runsc``, not host pids); none once it has stopped (its pid may then be reused)."""
+    import docker.errors
 
-        client = conn.client  # type: ignore[attr-defined]
-        try:
-            top = client.api.top(container_id, ps_args="-eo pid")
-        except docker.errors.APIError:  # not running (any more): no processes
-            top = {}
-        pids.update(int(row[0]) for row in top.get("Processes") or [])
+    try:
+        state = conn.client.api.inspect_container(conn.container_id)["State"]  # type: ignore[attr-defined]
+    except docker.errors.NotFound:
+        return set()
+    if not state.get("Running") or not state.get("Pid"):
+        return set()
+    folder = cgroup_dir_of(state["Pid"], "pids")
+    if folder is None or conn.container_id not in str(folder):  # type: ignore[attr-defined]
+        return set()
+    try:
+        return {int(p) for p in (folder / "cgroup.procs").read_text().split()} if folder else set()
+    except OSError:
+        return set()
+
+
+def bot_processes(conn: object) -> set[int]:
+    """Host pids of everything a connection's bot runs now (container cgroup, cgroup, process tree)."""
+    pids: set[int] = set()
+    if getattr(conn, "container_id", None) is not None:
+        pids.update(container_processes(conn))
     cgroup = getattr(conn, "cgroup", None)
     if cgroup is not None:
         pids.update(cgroup.pids())
@@ -122,6 +135,38 @@ def bot_processes(conn: object) -> set[int]:
     if pid:
         pids.update(descendants(pid))
     return pids
+
+
+def join_new_session_keyring() -> int:
+    """Give this process (its calling thread) a new anonymous session keyring; its serial number."""
+    return _keyctl(1, 0)  # KEYCTL_JOIN_SESSION_KEYRING, no name
+
+
+def add_session_key(description: str, payload: bytes) -> int:
+    """Add a ``user`` key to this process's session keyring; its serial number."""
+    nr = {"x86_64": 248, "aarch64": 217}[os.uname().machine]
+    return _syscall(nr, b"user", description.encode(), payload, len(payload), -3)
+
+
+def revoke_key(key: int) -> None:
+    """Revoke a key (nobody can use it any more; the kernel then collects it)."""
+    _keyctl(3, key)  # KEYCTL_REVOKE
+
+
+def _keyctl(*args: int) -> int:
+    return _syscall({"x86_64": 250, "aarch64": 219}[os.uname().machine], *args)
+
+
+def _syscall(nr: int, *args: int | bytes) -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    res = libc.syscall(ctypes.c_long(nr), *[a if isinstance(a, bytes) else ctypes.c_long(a) for a in args])
+    if res == -1:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return int(res)
 
 
 def host_address() -> str:

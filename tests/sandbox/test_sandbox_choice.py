@@ -39,14 +39,16 @@ def test_production_never_falls_back_to_process(monkeypatch: pytest.MonkeyPatch)
 
     real = registry.runner_class
     monkeypatch.setattr(registry, "runner_class", lambda n: Nope if n != "process" else real(n))
-    with pytest.raises(SandboxUnavailable, match="docker: not here; bwrap: not here; process: refused"):
+    with pytest.raises(
+        SandboxUnavailable, match="gvisor: not here; docker: not here; bwrap: not here; process: refused"
+    ):
         get_runner(None, production=True)
     assert get_runner(None, production=False).name == "process"
 
 
 def test_auto_picks_the_strongest_available() -> None:
     chosen = get_runner("auto", production=True)
-    expected = next(n for n in ("docker", "bwrap") if sandbox.runner_class(n).available())
+    expected = next(n for n in ("gvisor", "docker", "bwrap") if sandbox.runner_class(n).available())
     assert chosen.name == expected
 
 

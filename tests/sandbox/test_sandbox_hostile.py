@@ -12,6 +12,8 @@ import pytest
 from sandbox_support import bot_processes, host_address, hostile_spec, on_ci, snapshot, survivors
 
 from sandbox import BotExited, BotOutputTooLong, BotTimeout, Limits, Runner
+from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
+from sandbox.docker import GVisorRunner
 
 
 def report(conn: object, timeout: float = 30.0) -> dict:
@@ -36,6 +38,8 @@ def test_unprivileged_inside_and_on_the_host(confining_runner: Runner, connectio
     assert found["no_new_privs"] == "1"
     host_uids = set()
     for pid in bot_processes(conn):
+        if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"runsc-gofer"):
+            continue  # gVisor's file proxy: root, in its own namespaces; no code of the bot runs there
         status = Path(f"/proc/{pid}/status").read_text()
         uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
         host_uids.update(int(u) for u in uid_line.split()[1:])
@@ -117,8 +121,18 @@ def test_memory_bomb(confining_runner: Runner, connections: list) -> None:
 
 
 def test_cpu_share_is_capped(confining_runner: Runner, connections: list) -> None:
+    started = time.monotonic()
     conn = confining_runner.start(hostile_spec("cpu_spin.py", "4", "2"), Limits(cpus=0.5))
     connections.append(conn)
+    if isinstance(confining_runner, GVisorRunner):
+        # gVisor's clock for the bot's CPU time is its own; the host's cgroup counts what it really got
+        # (gVisor's kernel included), from the start to the report.
+        report(conn)
+        used = cpu_seconds_used(cgroup_dir_of(conn.pid, "cpuacct"))  # type: ignore[arg-type, attr-defined]
+        assert used is not None
+        assert used / (time.monotonic() - started) <= 0.5 * 1.25 + 0.05
+        closes_quickly(conn)
+        return
     cgroup = getattr(conn, "cgroup", None)
     if getattr(conn, "container_id", None) is None and (cgroup is None or "cpu" not in cgroup.limited):
         if not getattr(confining_runner, "use_cgroups", True):
@@ -140,8 +154,8 @@ def test_cpu_time_is_capped(confining_runner: Runner, connections: list) -> None
     connections.append(conn)
     started = time.monotonic()
     with pytest.raises(BotExited) as caught:
-        conn.readline(20.0)
-    assert time.monotonic() - started < 6.0
+        conn.readline(30.0)
+    assert time.monotonic() - started < 15.0  # 1-2 s of CPU; a loaded 2-core machine gives less per second
     assert caught.value.returncode is not None
     assert caught.value.returncode != 0
 
@@ -186,7 +200,10 @@ def test_stderr_flood(confining_runner: Runner, connections: list) -> None:
     tail = conn.stderr_tail()
     assert tail.endswith("THE-END")
     assert len(tail) == Limits().stderr_cap_bytes
-    assert conn.stderr_total >= 128 << 20
+    if not isinstance(confining_runner, GVisorRunner):
+        # gVisor drops what a slow reader of a standard stream does not take in time (docs/sandbox.md);
+        # the tail is still the end of it.
+        assert conn.stderr_total >= 128 << 20
     closes_quickly(conn)
 
 

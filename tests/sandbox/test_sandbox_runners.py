@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
 
 import pytest
-from sandbox_support import bot_processes, echo_spec, hostile_spec, snapshot, survivors
+from sandbox_support import (
+    HOSTILE_DIR,
+    bot_processes,
+    echo_spec,
+    hostile_spec,
+    ready_runner,
+    snapshot,
+    survivors,
+)
 
 from sandbox import BotExited, BotOutputTooLong, BotSpec, BotTimeout, Limits, Runner
+from sandbox.connection import remove_tree
 
 
 def test_echo_round_trip(runner: Runner, connections: list) -> None:
@@ -148,3 +158,75 @@ def test_a_dropped_connection_is_closed_when_collected(runner: Runner) -> None:
     del conn
     gc.collect()
     assert survivors(procs) == set()
+
+
+def test_staged_folders_of_a_dead_worker_are_swept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from sandbox import botdir
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(botdir.tempfile, "tempdir", None)  # re-read TMPDIR
+    code = "from sandbox.botdir import stage; import sys; print(stage(sys.argv[1], traversable=True).root)"
+    dead = Path(
+        subprocess.run(
+            [sys.executable, "-c", code, str(HOSTILE_DIR)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=HOSTILE_DIR.parents[2],
+        ).stdout.strip()
+    )
+    assert dead.parent == tmp_path
+    assert (dead / "bot" / "whoami.py").is_file()
+    other = tmp_path / "uno-arena-bot-elsewhere"  # made in another pid namespace (another container)
+    other.mkdir()
+    boot, _ = botdir._boot_and_namespace()
+    (other / botdir.OWNER_FILE).write_text(f"{boot} 1 1 1")
+    monkeypatch.setattr(botdir, "_last_sweep", -botdir.SWEEP_EVERY)
+    alive = botdir.stage(HOSTILE_DIR, traversable=False)  # sweeps first
+    try:
+        assert not dead.exists()
+        assert alive.bot.is_dir()
+        assert other.is_dir()
+        assert botdir.sweep(tmp_path) == []  # the live one stays
+    finally:
+        remove_tree(alive.root)
+
+
+@pytest.mark.docker
+def test_containers_of_a_dead_referee_are_swept(connections: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    import docker.errors
+
+    from sandbox.docker import LABEL, OWNER_LABEL, DockerRunner, image_for
+
+    runner = ready_runner("docker")
+    assert isinstance(runner, DockerRunner)
+    code = "from sandbox.botdir import owner_identity; print(owner_identity())"
+    dead = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=HOSTILE_DIR.parents[2]
+    ).stdout.strip()
+    api = runner.client.api
+    orphan = api.create_container(
+        image_for("python"),
+        command=["python3", "-c", "import time; time.sleep(120)"],
+        labels={LABEL: "orphan", OWNER_LABEL: dead},
+        host_config=api.create_host_config(network_mode="none"),
+    )["Id"]
+    try:
+        api.start(orphan)
+        monkeypatch.setattr(DockerRunner, "_last_sweep", -1e9)  # the next start sweeps first
+        live = runner.start(echo_spec())  # ours: this process is alive
+        connections.append(live)
+        with pytest.raises(docker.errors.NotFound):
+            api.inspect_container(orphan)
+        assert runner.sweep() == []  # the live one stays
+        live.send(b"still here\n")
+        assert live.readline(10.0) == b"still here"
+    finally:
+        with contextlib.suppress(docker.errors.NotFound):
+            api.remove_container(orphan, force=True)

@@ -102,6 +102,34 @@ def test_without_a_byte_count_the_tail_is_compared() -> None:
     assert [row[2:] for row in rec.rows] == [[0, "a\n"], [1, "b\n"]]
 
 
+class RawConn(FakeConn):
+    """A connection that hands out its stderr raw, as the sandbox's do."""
+
+    def write_raw(self, data: bytes) -> None:
+        self.err += data
+
+    def stderr_tail(self) -> str:
+        raise AssertionError("the recorder must read the raw bytes")
+
+    def stderr_bytes(self) -> bytes:
+        return self.err[-100:]
+
+
+def test_rows_are_cleaned_from_the_raw_bytes() -> None:
+    conn = RawConn()
+    rec = DecisionStderr(conn)
+    rec.send(request(0))
+    conn.write_raw(b"nul\x00 esc\x1b]0;title\x07 cr\rforged\n")
+    rec.send(request(1))
+    conn.write_raw("\u20ac".encode()[:2])  # a character cut in half by the bot
+    conn.write_raw(b" bad\xff\n")
+    rec.close()
+    assert [row[2:] for row in rec.rows] == [
+        [0, "nul\\x00 esc\\x1b]0;title\\x07 cr\\rforged\n"],
+        [1, "\ufffd bad\ufffd\n"],
+    ]
+
+
 CHATTY_BOT = """\
 import json, sys
 for line in sys.stdin:

@@ -4,12 +4,16 @@
 // {"series": [{"slug", "name", "points": [[time ms, elo, match id|null, games], ...]}],
 //  "marks": [{"t": time ms, "label": "v2"}], "start": 1500}</script>
 // The chart fills its container's width (redrawn on resize, so it reads on a phone and a desktop); each
-// rule set has a colour from a colour-blind-safe palette, a dash pattern and a point shape; the legend
-// toggles rule sets; hovering, or the arrow keys on the focused chart, show a point, and a click (or
+// rule set has a colour from a colour-blind-safe palette, a dash pattern and a point shape; with many rule
+// sets the chart shows one at a time (the most played first; a legend key shows another, "Show all"
+// overlays them), with few the legend toggles rule sets; hovering, or the arrow keys on the focused chart, show a point, and a click (or
 // Enter) opens that match's replay.
 
 const SVG = "http://www.w3.org/2000/svg";
-const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B"];
+// 14 distinct colours (Okabe-Ito, then Paul Tol's), so 13 rule sets never share one.
+const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B", "#882255", "#117733", "#999933", "#AA4499", "#44AA99", "#332288"];
+// With more rule sets than this, the chart starts with the most played one alone ("one at a time").
+const SOLO_ABOVE = 3;
 const DASHES = ["", "7 4", "2 3", "10 3 2 3", "4 4", "1 2", "12 4", "6 2 2 2"];
 const SHAPES = ["circle", "square", "triangle", "diamond"];
 const HOUR = 3600e3;
@@ -64,6 +68,8 @@ export class EloChart {
       dash: DASHES[i % DASHES.length],
       shape: SHAPES[i % SHAPES.length],
     }));
+    this.solo = this.series.length > SOLO_ABOVE;
+    if (this.solo) this.only(this.mostPlayed());
     root.classList.add("elo-chart-ready");
     this.figure = document.createElement("div");
     this.figure.className = "elo-figure";
@@ -84,8 +90,36 @@ export class EloChart {
     this.resize.observe(root);
   }
 
+  mostPlayed() {
+    let best = 0;
+    this.series.forEach((s, i) => {
+      if (s.points.length > this.series[best].points.length) best = i;
+    });
+    return best;
+  }
+
+  only(index) {
+    this.hidden = new Set(this.series.map((_, i) => i).filter((i) => i !== index));
+  }
+
   buildLegend() {
     this.legend.innerHTML = "";
+    this.legend.classList.toggle("solo", this.solo);
+    if (this.series.length > SOLO_ABOVE) {
+      const mode = document.createElement("button");
+      mode.type = "button";
+      mode.className = "elo-mode";
+      mode.textContent = this.solo ? "Show all" : "One at a time";
+      mode.addEventListener("click", () => {
+        this.solo = !this.solo;
+        if (this.solo) this.only(this.mostPlayed());
+        else this.hidden.clear();
+        this.cursor = -1;
+        this.buildLegend();
+        this.draw();
+      });
+      this.legend.appendChild(mode);
+    }
     this.series.forEach((s, i) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -96,11 +130,12 @@ export class EloChart {
         `<svg width="30" height="12" aria-hidden="true"><line x1="1" y1="6" x2="29" y2="6" stroke="${s.colour}" stroke-width="2.5" stroke-dasharray="${s.dash}"/>` +
         `<path d="${shapePath(s.shape, 15, 6, 3.5)}" fill="${s.colour}"/></svg>` +
         `<span>${s.name || s.slug}</span> <b>${Math.round(last[1])}</b>`;
-      button.title = `Show or hide ${s.slug}`;
+      button.title = this.solo ? `Show ${s.name || s.slug}` : `Show or hide ${s.name || s.slug}`;
       button.addEventListener("click", () => {
-        if (this.hidden.has(i)) this.hidden.delete(i);
+        if (this.solo) this.only(i);
+        else if (this.hidden.has(i)) this.hidden.delete(i);
         else if (this.hidden.size < this.series.length - 1) this.hidden.add(i);
-        button.setAttribute("aria-pressed", String(!this.hidden.has(i)));
+        this.legend.querySelectorAll(".elo-key").forEach((key, k) => key.setAttribute("aria-pressed", String(!this.hidden.has(k))));
         this.cursor = -1;
         this.draw();
       });

@@ -29,3 +29,12 @@ def include_if_exists(context: template.Context, name: str) -> SafeString:
 def opponents(seat: Any) -> list[Any]:
     """The other seats of a participant's match (``recent_matches`` prefetches them as ``match.seats``)."""
     return [other for other in getattr(seat.match, "seats", []) if other.seat != seat.seat]
+
+
+@register.filter
+def origin(match: Any) -> tuple[str, str, Any]:
+    """(kind, label, league or version test) of a match: ladder, league, version test or challenge
+    (``web.match_filters.origin``; the queryset joins what it reads)."""
+    from web.match_filters import origin as match_origin
+
+    return match_origin(match)

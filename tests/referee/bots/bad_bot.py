@@ -2,7 +2,8 @@
 
 Usage: python3 bad_bot.py MODE [AT] [ARG]. At its AT-th request (1-based; default 1) it does MODE:
 ok (never misbehaves), timeout (sleeps forever), crash (exits 1), exit (exits 0), invalid_json,
-invalid_message, wrong_id, illegal, flood (1 MiB without newline), slow (sleeps ARG seconds at every
+invalid_message, wrong_id, illegal, flood (1 MiB without newline), close_stdout (closes its stdout and
+stays alive), slow (sleeps ARG seconds at every
 request from AT on, then answers), slowslap (the same, only for slap requests), stderr (writes ARG bytes to stderr at every request). Handshake modes:
 no_ready, bad_ready, crash_start.
 """
@@ -52,6 +53,9 @@ for line in sys.stdin:
                 continue
             elif mode == "illegal":
                 action = "swap:9"
+            elif mode == "close_stdout":
+                os.close(1)
+                time.sleep(10**6)
             elif mode == "flood":
                 os.write(1, b"y" * (1 << 20))
                 time.sleep(10**6)

@@ -17,6 +17,7 @@
     $("vt-penta").textContent = p.pentanomial.join(", ");
     $("vt-elo").textContent = p.elo === null ? "—" : p.elo + " (95%: " + inf(p.elo_low, "−") + " to " + inf(p.elo_high, "+") + ")";
     $("vt-llr").textContent = p.llr;
+    if ($("vt-meaning")) $("vt-meaning").textContent = p.meaning;
     const share = Math.max(0, Math.min(1, (p.llr - p.lower) / (p.upper - p.lower)));
     $("vt-llr-mark").style.left = "calc(" + (share * 100).toFixed(1) + "% - 2px)";
     return p.running;
