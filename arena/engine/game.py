@@ -481,7 +481,8 @@ class Game:
 
     def _turn_actions(self, seat: int) -> list[str]:
         hand = self.hands[seat]
-        table = self._table(len(hand))
+        held = len(hand)
+        table = _PLAY_UNO if held == 2 or (self._false_uno and held > 2) else _PLAY  # _table, inlined: hot
         colour = self.colour
         rank = self.top_rank
         col = _COL
@@ -648,8 +649,11 @@ class Game:
     def _seats_after(self, seat: int) -> list[int]:
         """Seats playing this hand in the direction of play, starting after ``seat``, ``seat`` excluded
         (``seat`` itself may be out of the hand)."""
-        n, d, away = self.n, self.direction, self._away
-        return [s for s in ((seat + d * i) % n for i in range(1, n)) if not away[s]]
+        n, d = self.n, self.direction
+        if self._all_in:
+            return [(seat + d * i) % n for i in range(1, n)]
+        away = self._away
+        return [s for s in [(seat + d * i) % n for i in range(1, n)] if not away[s]]
 
     def _draw(
         self, seat: int, count: int, reason: str, until_playable: bool = False, mercy_now: bool = True
@@ -972,7 +976,7 @@ class Game:
                     return
                 if self._away[seat]:
                     seat = self._next(seat)
-            if new_turn and self.lost_turns[seat] and not self.pending:
+            if self._owed_skip and new_turn and self.lost_turns[seat] and not self.pending:
                 self.lost_turns[seat] -= 1
                 self._emit({"type": "skip", "seat": seat, "owed": True})
                 seat = self._next(seat)
