@@ -18,6 +18,11 @@
 3. Whole-match throughput: four ``bots_examples/strategist.py`` bots, ``classic-single`` (one hand), per
    runner, against the same four strategists in-process (``arena.play.inprocess.play_local``: the engine and
    the policy, no processes, no JSON). "loop" is the decision loop alone (start-up and shutdown excluded).
+4. Series: the same four strategists (they play series: the helper's ``run(Strategist)``) play
+   ``--series-games`` independent games of ``classic-single``, once as single games (``run_match`` each: a
+   fresh sandbox per bot per game) and once as one series (``run_series``: each bot started once, then
+   ``new_game``), alternating ``--rounds`` times; wall time per game, medians. The games are the same
+   (same seeds and seats, checked).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from arena.engine.game import Game, redact
 from arena.engine.rules import parse_rules, preset
 from arena.play import protocol
 from arena.play.inprocess import load_bot_module, play_local
-from arena.play.referee import BotEntry, MatchSettings, run_match
+from arena.play.referee import BotEntry, MatchSettings, SeriesGame, run_match, run_series
 from sandbox import BotSpec, Limits, Runner, runner_class
 from sandbox.process import ProcessRunner
 
@@ -202,7 +207,9 @@ def startup(runners: dict[str, Runner], starts: int) -> None:
     """Section 2."""
     print(f"\n2. Start-up per bot per match (median of {starts})")
     print(f"   {'runner':<10} {'start+ready (ms)':>17} {'close (ms)':>11}")
-    hello = protocol.encode(protocol.hello(0, 2, ["a", "b"], preset("classic").to_dict(), SETTINGS.limits()))
+    hello = protocol.encode(
+        protocol.hello(0, 2, ["a", "b"], preset("classic").to_dict(), SETTINGS.limits(), 1)
+    )
     spec = BotSpec(BOTS, ("python3", "first_legal.py"))
     for name, runner in runners.items():
         up, down = [], []
@@ -251,20 +258,57 @@ def throughput(runners: dict[str, Runner], games: int) -> None:
         )
 
 
+def series(runners: dict[str, Runner], games: int, rounds: int) -> None:
+    """Section 4."""
+    rules = preset("classic-single")
+    plan = [SeriesGame(1000 + g, tuple((s + g) % 4 for s in range(4))) for g in range(games)]
+    print(f"\n4. A series of {games} games against {games} single games: 4 strategist bots, classic-single")
+    print(f"   (medians of {rounds} rounds; ms per game, wall time)")
+    print(f"   {'runner':<10} {'single':>9} {'series':>9} {'saved':>9} {'series/single':>14}")
+    for name, runner in runners.items():
+        bots = entries(runner, EXAMPLES, "strategist.py", 4)
+        singles: list[float] = []
+        series_: list[float] = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            alone = [run_match(rules, [bots[e] for e in g.seats or ()], g.seed, SETTINGS) for g in plan]
+            singles.append((time.perf_counter() - started) / games)
+            started = time.perf_counter()
+            together = run_series(rules, bots, plan, SETTINGS)
+            series_.append((time.perf_counter() - started) / games)
+            for a, b in zip(alone, together, strict=True):
+                assert not any(a.faults + b.faults), (a.faults, b.faults)
+                assert [d[:2] for d in a.replay["decisions"]] == [d[:2] for d in b.replay["decisions"]]
+            kept = [r.replay["extra"]["referee"]["series"]["kept"] for r in together[1:]]
+            assert all(all(k) for k in kept), "a strategist was started again within the series"
+        one, many = statistics.median(singles), statistics.median(series_)
+        print(
+            f"   {name:<10} {one * 1e3:9.1f} {many * 1e3:9.1f} {(one - many) * 1e3:9.1f} {many / one:14.2f}"
+        )
+
+
 def main() -> None:
-    """Run the three sections for every available runner."""
+    """Run the four sections for every available runner."""
     parser = argparse.ArgumentParser(description="Referee overhead benchmark.")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--runners", default="process,bwrap,docker")
+    parser.add_argument("--series-games", type=int, default=10)
+    parser.add_argument("--only", choices=["decision", "startup", "throughput", "series"], help="one section")
     args = parser.parse_args()
     print(f"Referee benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     runners = {n: r for n in args.runners.split(",") if (r := make_runner(n)) is not None}
-    per_decision(runners, args.rounds, args.seed)
-    startup(runners, args.starts)
-    throughput(runners, args.games)
+    sections = {
+        "decision": lambda: per_decision(runners, args.rounds, args.seed),
+        "startup": lambda: startup(runners, args.starts),
+        "throughput": lambda: throughput(runners, args.games),
+        "series": lambda: series(runners, args.series_games, args.rounds),
+    }
+    for name, run in sections.items():
+        if args.only in (None, name):
+            run()
 
 
 if __name__ == "__main__":

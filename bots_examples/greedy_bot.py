@@ -59,4 +59,4 @@ class GreedyBot(Bot):
 
 
 if __name__ == "__main__":
-    run(GreedyBot())
+    run(GreedyBot)

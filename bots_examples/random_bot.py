@@ -24,4 +24,4 @@ class RandomBot(Bot):
 
 
 if __name__ == "__main__":
-    run(RandomBot())
+    run(RandomBot)

@@ -280,4 +280,4 @@ class Strategist(Bot):
 
 
 if __name__ == "__main__":
-    run(Strategist())
+    run(Strategist)

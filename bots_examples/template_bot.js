@@ -5,6 +5,8 @@
 // site's starter kit pastes the helper in instead, so its mybot.js is one file to upload):
 // onHello() gets the seat and the rules, onEvent() every public event (to track cards), decide() every
 // request (return one of request.legal). Log with console.error() only: stdout is the protocol.
+// run(TemplateBot) (the class) gives every game a fresh bot and lets one process play a series of
+// games; for randomness use this.rng (seeded from the seat's seed), never Math.random.
 "use strict";
 
 const { Bot, run } = require("./uno_bot.js");
@@ -47,4 +49,4 @@ class TemplateBot extends Bot {
 
 module.exports = { TemplateBot };
 
-if (require.main === module) run(new TemplateBot());
+if (require.main === module) run(TemplateBot);

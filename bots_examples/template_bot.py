@@ -4,7 +4,9 @@ Runnable as ``python3 template_bot.py``. The protocol (docs/protocol.md) is hand
 imported from ``uno_bot.py`` next to this file (upload both as a zip), or pasted in (the site's starter kit
 does that: its ``mybot.py`` is this file with the helper inside, one file to upload). ``on_hello`` gets the
 seat and the rules, ``on_event`` every public event (to track cards), ``decide`` every request (return one
-of ``request["legal"]``). Print debugging output to stderr only: stdout is the protocol.
+of ``request["legal"]``). Print debugging output to stderr only: stdout is the protocol. ``run(TemplateBot)``
+(the class) gives every game a fresh bot and lets one process play a series of games; for randomness use
+``self.rng`` (seeded from the seat's seed, so a replayed game is played again exactly).
 """
 
 from uno_bot import Bot, run  # the protocol helper, in the same folder
@@ -42,4 +44,4 @@ class TemplateBot(Bot):
 
 
 if __name__ == "__main__":
-    run(TemplateBot())
+    run(TemplateBot)

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
 #: The whole environment a bot sees, identical under every runner: nothing comes from the host.
-BOT_ENV: dict[str, str] = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"}  # noqa: S108 (inside the sandbox)
+#: ``PYTHONHASHSEED=0`` fixes the iteration order of a Python bot's sets of strings, so that a game
+#: replayed from its seed is played exactly again (docs/protocol.md, "Randomness and reproduction").
+BOT_ENV: dict[str, str] = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "HOME": "/tmp",  # noqa: S108 (inside the sandbox)
+    "PYTHONHASHSEED": "0",
+}
 
 #: The environment variable that marks a production machine (the ``process`` runner is then refused).
 PRODUCTION_ENV = "UNO_ARENA_PRODUCTION"

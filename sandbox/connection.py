@@ -229,6 +229,16 @@ class PipeConnection(ABC):
                         raise BotExited(self.returncode, "the connection is closed") from exc
                     raise
 
+    def has_unread(self) -> bool:
+        """Whether the bot wrote something that no :meth:`readline` returned yet (a line, part of one, or
+        the end of its output); never blocks (one ``poll`` with no timeout)."""
+        return bool(self._buf) or (not (self._closed or self._eof) and bool(self._rpoll.poll(0)))
+
+    def unread(self) -> bytes:
+        """The bytes read from the bot but not returned by :meth:`readline` yet, raw: after a timeout,
+        the part of a line it wrote without its newline (empty if it wrote nothing)."""
+        return bytes(self._buf)
+
     def stderr_tail(self) -> str:
         """The last ``Limits.stderr_cap_bytes`` of the bot's stderr, decoded (:meth:`StderrTail.text`)."""
         return self._stderr.text()
@@ -430,9 +440,16 @@ def _child_pidfds(pid: int) -> list[int]:
 def remove_tree(path: Path) -> None:
     """Delete a folder we made, even where its contents were left unwritable."""
 
-    def fix(func: Callable[..., object], p: str, _exc: object) -> None:
+    def fix(func: Callable[..., object], p: str, exc_info: tuple[type, BaseException, object]) -> None:
+        if isinstance(exc_info[1], FileNotFoundError):
+            return  # gone meanwhile (another sweep got there first): nothing left to delete
         with contextlib.suppress(OSError):
             os.chmod(os.path.dirname(p), 0o700)
-            func(p)
+            if func in (
+                os.unlink,
+                os.rmdir,
+                os.remove,
+            ):  # retry removals only: os.open/scandir need more args
+                func(p)
 
     shutil.rmtree(path, onerror=fix)

@@ -1,8 +1,11 @@
 """One bot's side of a game, as the referee sees it: its connection, its clock and its fault.
 
 A :class:`BotLink` turns everything that can go wrong with a bot (a runner that cannot start it, a
-timeout, an exit, a flood, a line that is not JSON, a wrong message) into a :class:`Fault`; once it has a
+timeout, an exit, a flood, a line that is not JSON, a wrong message, a line written when no request is
+open) into a :class:`Fault` whose message says what the bot did and what to do instead; once it has a
 fault the bot is stopped and every later call is a no-op, so the referee never has to catch anything.
+In a series (:func:`arena.play.referee.run_series`) the connection outlives the link: :meth:`BotLink.adopt`
+takes a sandbox that played the previous game, :meth:`BotLink.detach` hands it on.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -32,6 +35,13 @@ FAULT_KINDS: Final = (
 
 INFRASTRUCTURE_ERRORS: Final = (SandboxUnavailable, RunnerRefused)
 """Errors of ``connect()`` that are the machine's fault, not the bot's: they abort the match."""
+
+ERROR_GRACE: Final = 0.2
+"""Seconds a bot faulted for a bad answer gets to read the ``error`` message and log it (the link waits
+until its stderr grows, at most this long) before it is stopped."""
+
+FLUSH_HINT: Final = "did it flush stdout? (Python: print(..., flush=True); the uno_bot helper flushes)"
+NEWLINE_HINT: Final = "end every message with a newline (\\n) and flush"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +98,25 @@ class BotLink:
     """The end of the bot's stderr once it is stopped (clean text, at most ``limits.stderr_bytes``)."""
     bot_name: str | None = None
     """The name the bot gave in ``ready`` (validated by :func:`arena.play.protocol.decode_ready`)."""
+    series: bool = False
+    """Whether the bot said in ``ready`` that it plays a series in one sandbox (``new_game``)."""
     think_total: float = field(default=0.0)
+    think_before: float = 0.0
+    """Think time of the earlier games its sandbox served (a series)."""
+    adopted: bool = False
+    """Whether its sandbox served an earlier game of the series (it was greeted with ``new_game``)."""
+    answers: int = 0
+    """Requests it answered in time (in this game)."""
+    after: str = "hello"
+    """What the bot was last sent or last did, for a line it writes when no request is open."""
+    stderr_cursor: bot_text.StderrCursor = field(default_factory=bot_text.StderrCursor)
+    """Where this game's stderr starts in the connection's (a kept sandbox played earlier games)."""
 
     def __post_init__(self) -> None:
         self.bank = self.limits.time_bank
         self._lock = threading.Lock()
         self._abandoned = False
+        self._has_unread: Callable[[], bool] | None = None
         self.started = threading.Event()
         """Set once :meth:`connect` has a connection or a fault."""
 
@@ -124,11 +147,42 @@ class BotLink:
             return
         with self._lock:
             if not self._abandoned:
-                self.conn = conn
+                self._attach(conn)
                 self.started.set()
                 return
         with contextlib.suppress(Exception):
             conn.close()
+
+    def _attach(self, conn: Any) -> None:
+        self.conn = conn
+        self._has_unread = getattr(conn, "has_unread", None)
+
+    def adopt(self, conn: Any, cursor: bot_text.StderrCursor, bot_name: str | None, think: float) -> None:
+        """Take the live sandbox of the same bot from an earlier game of a series (greet it with
+        ``new_game``); ``cursor`` marks where its stderr stands, ``think`` is its think time so far."""
+        self._attach(conn)
+        self.stderr_cursor = cursor
+        self.bot_name = bot_name
+        self.think_before = think
+        self.series = True
+        self.adopted = True
+        self.started.set()
+
+    def detach(self) -> Any:
+        """Hand the live connection on to the next game of a series (not closed); this game's stderr is
+        what the bot wrote since the game started. Returns the connection."""
+        conn = self.conn
+        self.stderr = self._stderr_since_start(conn)
+        self.conn = None
+        self._has_unread = None
+        return conn
+
+    def _stderr_since_start(self, conn: Any) -> str:
+        try:
+            raw = self.stderr_cursor.new_output(conn)
+        except Exception:
+            return ""
+        return bot_text.clean(raw, self.limits.stderr_bytes, keep="tail")
 
     def abandon(self, seconds: float) -> None:
         """Give up on a start that has taken ``seconds`` already (a ``start`` fault)."""
@@ -146,21 +200,51 @@ class BotLink:
             except Exception as exc:
                 self.stop("handshake", -1, f"it did not take hello: {describe(exc)}")
 
-    def await_ready(self, deadline: float) -> None:
-        """Read ``ready`` by ``deadline`` (a ``time.monotonic`` time); a ``handshake`` fault otherwise."""
+    def await_ready(self, deadline: float, answering: str = "hello") -> None:
+        """Read ``ready`` (the answer to ``answering``: ``hello`` or ``new_game``) by ``deadline`` (a
+        ``time.monotonic`` time); a ``handshake`` fault otherwise."""
         if not self.live:
             return
         try:
             line = self.conn.readline(max(0.001, deadline - time.monotonic()))
             if len(line) > self.limits.max_line_bytes:
                 raise BotOutputTooLong(self.limits.max_line_bytes)
-            self.bot_name = protocol.decode_ready(line)
+            ready = protocol.decode_ready(line, answering)
         except protocol.ProtocolError as exc:
-            self.stop("handshake", -1, f"bad answer to hello: {exc}")
+            self.stop("handshake", -1, f"bad answer to {answering}: {exc}")
         except BotTimeout:
-            self.stop("handshake", -1, f"no ready within the start-up time ({self.limits.startup_timeout} s)")
+            self.stop(
+                "handshake",
+                -1,
+                f"no ready in answer to {answering} within the start-up time ({self.limits.startup_timeout} s): "
+                + self._silence("ready"),
+            )
         except Exception as exc:
-            self.stop("handshake", -1, f"before it said ready: {describe(exc)}")
+            self.stop("handshake", -1, f"before it said ready in answer to {answering}: {describe(exc)}")
+        else:
+            self.bot_name = ready.name or self.bot_name
+            self.series = ready.series
+            self.after = "its ready line"
+
+    def _silence(self, what: str) -> str:
+        """What the bot wrote while the referee waited in vain for its ``what`` line (``ready`` or
+        ``answer``), and the likely cause: a line without its newline, or nothing at all (not flushed)."""
+        partial = self._unread()
+        if partial:
+            return f"it wrote {len(partial)} bytes without a newline: {protocol.excerpt(partial)}: {NEWLINE_HINT}"
+        if what == "answer" and self.answers:
+            return f"nothing received (its {self.answers} earlier answers came in time: too slow this time?)"
+        return f"nothing received: {FLUSH_HINT}"
+
+    def _unread(self) -> bytes:
+        unread = getattr(self.conn, "unread", None)
+        if unread is None:
+            return b""
+        try:
+            data = unread()
+        except Exception:
+            return b""
+        return bytes(data) if isinstance(data, bytes | bytearray) else b""
 
     def send(self, line: bytes, decision: int) -> bool:
         """Send a line; on failure the bot is faulted (at ``decision``) and False is returned."""
@@ -174,8 +258,50 @@ class BotLink:
             return False
         return True
 
-    def read_action(self, decision: int, sent_at: float) -> tuple[str | None, float]:
-        """Read the answer to request ``decision`` (sent at ``sent_at``, a ``perf_counter`` time).
+    def send_request(self, line: bytes, decision: int) -> bool:
+        """Send request ``decision``, after checking that the bot wrote nothing since its last answer
+        (or ``ready``, or a ``hand_end``); a line written when no request is open is an
+        ``invalid_message`` fault of its own, and False is returned."""
+        if not self.live:
+            return False
+        has_unread = self._has_unread
+        if has_unread is not None and has_unread():
+            self._unsolicited(decision)
+            return False
+        return self.send(line, decision)
+
+    def notify(self, line: bytes, decision: int, kind: str) -> None:
+        """Send a message that takes no answer (``hand_end``: ``kind``); a line the bot writes before its
+        next request is then blamed on that message, not on the request."""
+        if self.send(line, decision):
+            self.after = kind
+
+    def _unsolicited(self, decision: int) -> None:
+        try:
+            line = self.conn.readline(0.05)
+        except BotTimeout:
+            line = self._unread()
+        except Exception as exc:
+            kind, message = classify(exc)
+            self.stop(kind, decision, message)
+            return
+        if self.after == "hand_end":
+            why = "hand_end takes no answer (only a request does, with one line)"
+        else:
+            why = f"nothing was asked after {self.after} (one line per request)"
+        hint = f"; {protocol.STDOUT_HINT}" if protocol.looks_like_log(line) else ""
+        self.stop(
+            "invalid_message",
+            decision,
+            f"it wrote {protocol.excerpt(line)} while no request was open: {why}{hint}",
+            tell=True,
+        )
+
+    def read_action(
+        self, decision: int, sent_at: float, legal: Sequence[str] = ()
+    ) -> tuple[str | None, float]:
+        """Read the answer to request ``decision`` (sent at ``sent_at``, a ``perf_counter`` time; its
+        ``legal`` actions are quoted when the answer is no action string).
 
         Returns (the action string, or None after a fault; the think time in seconds). The time over the
         per-decision allowance comes out of the bank.
@@ -186,10 +312,13 @@ class BotLink:
             think = time.perf_counter() - sent_at
             if len(line) > self.limits.max_line_bytes:
                 raise BotOutputTooLong(self.limits.max_line_bytes)
-            action = protocol.decode_action(line, decision)
+            action = protocol.decode_action(line, decision, legal)
         except protocol.ProtocolError as exc:
             think = time.perf_counter() - sent_at
-            self.stop(exc.kind, decision, str(exc), tell=True)
+            message = str(exc)
+            if self.after == "hand_end":
+                message += " (was it an answer to hand_end? hand_end takes no answer)"
+            self.stop(exc.kind, decision, message, tell=True)
             return None, think
         except Exception as exc:
             think = time.perf_counter() - sent_at
@@ -197,30 +326,55 @@ class BotLink:
             if kind == "timeout":
                 message = (
                     f"no answer within {allowance} s plus its time bank of {self.bank:.3f} s "
-                    f"({think:.3f} s waited)"
+                    f"({think:.3f} s waited): {self._silence('answer')}"
                 )
             self.stop(kind, decision, message)
             return None, think
         self.think_total += think
+        self.answers += 1
+        answered = f"its answer to request {decision}"
+        if self.after == "hand_end":
+            answered += (
+                " (which came after a hand_end: did one of its lines answer hand_end? it takes no answer)"
+            )
+        self.after = answered
         if think > allowance:
             self.bank = max(0.0, self.bank - (think - allowance))
         return action, think
 
-    def ask(self, line: bytes, decision: int) -> tuple[str | None, float]:
-        """Send a request and read its answer (see :meth:`read_action`)."""
+    def ask(self, line: bytes, decision: int, legal: Sequence[str] = ()) -> tuple[str | None, float]:
+        """Send a request and read its answer (see :meth:`send_request` and :meth:`read_action`)."""
         sent_at = time.perf_counter()
-        if not self.send(line, decision):
+        if not self.send_request(line, decision):
             return None, time.perf_counter() - sent_at
-        return self.read_action(decision, sent_at)
+        return self.read_action(decision, sent_at, legal)
 
     def stop(self, kind: str, decision: int, message: str, tell: bool = False) -> Fault:
-        """Fault the bot: optionally tell it why (``error`` message, best effort), stop it, keep its
-        stderr."""
+        """Fault the bot: optionally tell it why (``error`` message, best effort, with
+        :data:`ERROR_GRACE` to log it), stop it, keep its stderr."""
         if tell and self.conn is not None:
-            with contextlib.suppress(Exception):  # best effort: it is being stopped anyway
-                self.conn.send(protocol.encode(protocol.error(kind, message)))
+            self._tell(protocol.encode(protocol.error(kind, bot_text.clean(message, one_line=True))))
         self.close()
         return self._set_fault(kind, decision, message)
+
+    def _tell(self, line: bytes) -> None:
+        """Send ``line`` and give the bot :data:`ERROR_GRACE` seconds to react: until its stderr grows
+        (the helper prints the error there) or it exits. Without this pause the bot would be killed
+        before it has read the line (a process starts to run only when it is scheduled)."""
+        conn = self.conn
+        try:
+            conn.send(line)
+        except Exception:  # best effort: it is being stopped anyway
+            return
+        before = bot_text.stderr_total(conn)
+        if before is None:
+            return
+        deadline = time.monotonic() + ERROR_GRACE
+        while time.monotonic() < deadline:
+            time.sleep(0.002)
+            if bot_text.stderr_total(conn) != before:
+                time.sleep(0.002)  # the rest of the line, if it came in two writes
+                return
 
     def _set_fault(self, kind: str, decision: int, message: str) -> Fault:
         if self.fault is None:
@@ -237,11 +391,9 @@ class BotLink:
             return
         with contextlib.suppress(Exception):  # close must never stop the referee
             conn.close()
-        try:
-            self.stderr = bot_text.clean(bot_text.stderr_of(conn), self.limits.stderr_bytes, keep="tail")
-        except Exception:
-            self.stderr = ""
+        self.stderr = self._stderr_since_start(conn)
         self.conn = None
+        self._has_unread = None
 
 
 def classify(exc: BaseException) -> tuple[str, str]:

@@ -108,3 +108,46 @@ def stderr_of(conn: Any) -> bytes | str:
             return bytes(data)
     tail = conn.stderr_tail()
     return tail if isinstance(tail, bytes | str) else str(tail)
+
+
+def stderr_total(conn: Any) -> int | None:
+    """Bytes the bot wrote to stderr in all, when the connection counts them (``stderr_total``: a property
+    of the sandbox's connections, or a method), else None."""
+    total = getattr(conn, "stderr_total", None)
+    if callable(total):
+        total = total()
+    return total if isinstance(total, int) else None
+
+
+class StderrCursor:
+    """How far one reader has read a connection's stderr: :meth:`new_output` returns what the bot wrote
+    since the previous call, raw, as far as the connection's kept tail reaches (so the referee can file a
+    long-lived bot's stderr by game, and the decision recorder by decision)."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def new_output(self, conn: Any) -> bytes:
+        """The bytes written since the last call (or since the connection started)."""
+        total = stderr_total(conn)
+        if total is None:  # no byte count: compare the tail's length (exact until it reaches its cap)
+            tail = _tail_bytes(conn)
+            new_data = tail[self.seen :] if len(tail) > self.seen else b""
+            self.seen = max(self.seen, len(tail))
+            return new_data
+        if total <= self.seen:
+            return b""
+        for _attempt in range(10):  # the tail and the count must be read with no write in between
+            tail = _tail_bytes(conn)
+            after = stderr_total(conn) or 0
+            if after == total:
+                break
+            total = after
+        new = total - self.seen
+        self.seen = total
+        return tail[-new:] if new < len(tail) else tail
+
+
+def _tail_bytes(conn: Any) -> bytes:
+    tail = stderr_of(conn)
+    return tail if isinstance(tail, bytes) else tail.encode("utf-8", "surrogatepass")

@@ -38,7 +38,8 @@ class DecisionStderr:
     """A ``BotConnection`` that files the bot's stderr under the decision it was written during.
 
     ``rows`` holds ``[game, seat, decision, text]`` for every decision with output (the seat comes from the
-    ``hello`` the referee sends). Every other call goes to the wrapped connection unchanged.
+    ``hello`` the referee sends; a ``new_game``, the next game of a series in the same sandbox, adds one
+    to ``game`` and sets the seat again). Every other call goes to the wrapped connection unchanged.
     """
 
     def __init__(
@@ -49,7 +50,7 @@ class DecisionStderr:
         self.seat = -1
         self.rows: list[list[Any]] = []
         self._decision = -1
-        self._seen = 0
+        self._cursor = bot_text.StderrCursor()
         self._per_decision = per_decision
         self._budget = total
         self._dropped = 0
@@ -62,10 +63,21 @@ class DecisionStderr:
             if self._decision >= 0:
                 self._collect()
             self._decision = int(match.group(1))
+        elif line.startswith(b'{"type":"new_game"'):
+            # The next game of a series in the same sandbox: what is left goes with the last decision of
+            # the game that ended; the new game has its own number and seat.
+            if self._decision >= 0:
+                self._collect()
+            self._decision = -1
+            self.game += 1
+            self._read_seat(line)
         elif self.seat < 0 and line.startswith(b'{"type":"hello"'):
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                self.seat = int(json.loads(line)["seat"])
+            self._read_seat(line)
         self._conn.send(line)
+
+    def _read_seat(self, line: bytes) -> None:
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            self.seat = int(json.loads(line)["seat"])
 
     def readline(self, timeout: float) -> bytes:
         """One line from the bot (unchanged)."""
@@ -96,43 +108,10 @@ class DecisionStderr:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
 
-    def _total(self) -> int | None:
-        """Bytes the bot wrote to stderr in all, when the connection counts them (``stderr_total``: a
-        property of the sandbox's connections, or a method)."""
-        total = getattr(self._conn, "stderr_total", None)
-        if callable(total):
-            total = total()
-        return total if isinstance(total, int) else None
-
-    def _tail(self) -> bytes:
-        """The kept end of the bot's stderr as bytes (raw from the sandbox's connections)."""
-        tail = bot_text.stderr_of(self._conn)
-        return tail if isinstance(tail, bytes) else tail.encode("utf-8", "surrogatepass")
-
-    def _new_output(self) -> bytes:
-        """What the bot wrote to stderr since the last call (as far as the kept tail reaches), raw."""
-        total = self._total()
-        if total is None:  # no byte count: compare the tail's length (exact until it reaches its cap)
-            tail = self._tail()
-            new_data = tail[self._seen :] if len(tail) > self._seen else b""
-            self._seen = max(self._seen, len(tail))
-            return new_data
-        if total <= self._seen:
-            return b""
-        for _attempt in range(10):  # the tail and the count must be read with no write in between
-            tail = self._tail()
-            after = self._total() or 0
-            if after == total:
-                break
-            total = after
-        new = total - self._seen
-        self._seen = total
-        return tail[-new:] if new < len(tail) else tail
-
     def _collect(self) -> None:
         time.sleep(0)  # let the runner's stderr thread take what the bot wrote just before answering
         try:
-            raw = self._new_output()
+            raw = self._cursor.new_output(self._conn)
         except Exception:  # the recorder must never disturb the match
             return
         if not raw:

@@ -68,7 +68,7 @@ def play_local(rules: RuleSet, bots: list[LocalBot], seed: int) -> Game:
     names = [type(b).__name__ for b in bots]
     rules_dict = rules.to_dict()
     for seat, bot in enumerate(bots):
-        bot.on_hello(protocol.hello(seat, n, names, rules_dict, _LIMITS))
+        bot.on_hello(protocol.hello(seat, n, names, rules_dict, _LIMITS, protocol.seat_seed(seed, 0, seat)))
     cursors = [0] * n
     events = game.events
 

@@ -5,9 +5,13 @@ sandbox runner.
 
 Each BOT is a program file (``.py`` runs with ``python3``, ``.js`` with ``node``) started in its own
 folder, or the short name of an example bot (``random``, ``greedy``, ``strategist``, ``template``:
-:mod:`arena.play.examples`). Game ``g`` uses seed ``--seed + g`` and rotates the seats by ``g``, so no bot keeps a seat. Prints
-the standings (win rate with a 95% Wilson interval, mean place, faults), every fault, and where the
-replays went (one JSON file per game, readable with ``python -m arena replay FILE``).
+:mod:`arena.play.examples`). Game ``g`` (from 0) uses seed ``--seed + g`` and rotates the seats by ``g``
+(bot ``k`` sits at seat ``(k - g) mod n``), so no bot keeps a seat. The games are one series
+(``run_series``): a bot that plays series (the helper's ``run(MyBot)``) is started once for all of them.
+``--duplicate`` makes each game a duplicate match (every bot plays the deal from every seat, each rotation
+in fresh sandboxes). Prints the runner, the standings by the bots' ``ready`` names (win rate with a 95%
+Wilson interval, mean place, faults), every fault, and where the replays went (one JSON file per game,
+readable with ``python -m arena replay FILE``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from arena.engine.rules import parse_rules
 from arena.play import bot_text
 from arena.play.examples import resolve_bot
 from arena.play.progress import progress_bar
-from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, run_match
+from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, SeriesGame, run_match, run_series
 from arena.ratings.stats import wilson_interval
 
 LANGUAGES = {".py": ("python", "python3"), ".js": ("node", "node")}
@@ -31,21 +35,30 @@ LANGUAGES = {".py": ("python", "python3"), ".js": ("node", "node")}
 
 @dataclass
 class Standing:
-    """One bot's results over the games."""
+    """One bot's results over the games: ``name`` is its file (``random_bot``, ``random_bot#2``),
+    ``ready_name`` the name it gave in ``ready``."""
 
     name: str
     games: int = 0
     wins: float = 0.0
     place_sum: float = 0.0
     faults: list[tuple[int, Fault]] = field(default_factory=list)
+    ready_name: str | None = None
 
-    def row(self) -> str:
+    @property
+    def label(self) -> str:
+        """How the bot is shown: its ``ready`` name, with its file when that differs."""
+        if not self.ready_name or self.ready_name == self.name:
+            return self.name
+        return f"{self.ready_name} ({self.name})"
+
+    def row(self, width: int = 24) -> str:
         """A line of the standings table."""
         low, high = wilson_interval(self.wins, self.games)
         rate = self.wins / self.games if self.games else 0.0
         mean = self.place_sum / self.games if self.games else 0.0
         return (
-            f"{self.name:<24} {self.games:>6} {100 * rate:>6.1f}%  [{100 * low:5.1f}%, {100 * high:5.1f}%]"
+            f"{self.label:<{width}} {self.games:>6} {100 * rate:>6.1f}%  [{100 * low:5.1f}%, {100 * high:5.1f}%]"
             f"  {mean:>10.2f} {len(self.faults):>7}"
         )
 
@@ -90,6 +103,9 @@ def record(standings: list[Standing], result: MatchResult, order: list[int], gam
     for seat, fault in enumerate(result.faults):
         if fault is not None:
             standings[order[seat]].faults.append((game, fault))
+    for seat, name in enumerate(result.names):
+        if name:
+            standings[order[seat]].ready_name = bot_text.clean(name, one_line=True)
 
 
 #: Said whenever the process runner plays: it is for trying your own bot on your machine.
@@ -111,6 +127,9 @@ def _run(args: argparse.Namespace) -> int:
     except SandboxError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    args.runner_used = runner.name
+    if not args.quiet:
+        print(f"runner: {runner_label(args)}", file=sys.stderr)
     if runner.name == "process":
         print(PROCESS_WARNING, file=sys.stderr)
     settings = MatchSettings(decision_timeout=args.decision_timeout, time_bank=args.time_bank)
@@ -120,22 +139,38 @@ def _run(args: argparse.Namespace) -> int:
     if out:
         out.mkdir(parents=True, exist_ok=True)
     n = len(entries)
-    decisions = 0
-    seconds = 0.0
+    orders = [[(s + g) % n for s in range(n)] for g in range(args.games)]
+    totals = {"decisions": 0, "seconds": 0.0}
     with progress_bar(args.games, "game", args.quiet) as bar:
-        for g in range(args.games):
-            order = [(s + g) % n for s in range(n)]
-            result = run_match(
-                rules, [entries[i] for i in order], args.seed + g, settings, duplicate=args.duplicate
-            )
-            record(standings, result, order, g)
-            decisions += result.decisions
-            seconds += result.seconds
+
+        def done(g: int, result: MatchResult) -> None:
+            record(standings, result, orders[g], g)
+            totals["decisions"] += result.decisions
+            totals["seconds"] += result.seconds
             if out:
                 (out / f"game-{g + 1:05d}.json").write_text(json.dumps(result.replay, separators=(",", ":")))
             bar.update(1)
-    print(report(standings, rules.name, args, decisions, seconds, out))
+
+        if args.duplicate:  # the rotations of a deal never share a sandbox: one match at a time
+            for g, order in enumerate(orders):
+                done(
+                    g, run_match(rules, [entries[i] for i in order], args.seed + g, settings, duplicate=True)
+                )
+        else:  # independent deals: one series, bots that play series are started once
+            games = [SeriesGame(args.seed + g, tuple(order)) for g, order in enumerate(orders)]
+            run_series(rules, entries, games, settings, on_game=done)
+    print(report(standings, rules.name, args, int(totals["decisions"]), totals["seconds"], out))
     return 0
+
+
+def runner_label(args: argparse.Namespace) -> str:
+    """The runner that played, and how it was chosen."""
+    from sandbox import RUNNER_NAMES
+
+    used = getattr(args, "runner_used", args.runner)
+    if args.runner == "auto":
+        return f"the {used} runner (--runner auto: the strongest available of {', '.join(RUNNER_NAMES)})"
+    return f"the {used} runner"
 
 
 def report(
@@ -148,14 +183,16 @@ def report(
 ) -> str:
     """The standings, faults and replay folder as text."""
     kind = "duplicate matches" if args.duplicate else "games"
+    width = max(24, *(len(s.label) for s in standings))
     lines = [
-        f"{args.games} {kind} of {rules} with the {args.runner} runner: {decisions} decisions in {seconds:.1f} s",
+        f"{args.games} {kind} of {rules} with {runner_label(args)}: {decisions} decisions in"
+        f" {seconds:.1f} s (seeds {args.seed} to {args.seed + args.games - 1}; seats rotate each game)",
         "",
-        f"{'bot':<24} {'games':>6} {'wins':>7}  {'95% interval':<17}  {'mean place':>10} {'faults':>7}",
+        f"{'bot':<{width}} {'games':>6} {'wins':>7}  {'95% interval':<17}  {'mean place':>10} {'faults':>7}",
     ]
     ranked = sorted(standings, key=lambda s: (-s.wins / max(1, s.games), s.place_sum / max(1, s.games)))
-    lines += [s.row() for s in ranked]
-    faults = [(g, s.name, f) for s in standings for g, f in s.faults]
+    lines += [s.row(width) for s in ranked]
+    faults = [(g, s.label, f) for s in standings for g, f in s.faults]
     if faults:
         lines += ["", "Faults:"]
         for g, name, f in sorted(faults, key=lambda x: x[0]):
@@ -180,17 +217,32 @@ def _stderr_lines(name: str, stderr: str, count: int = 3, width: int = 200) -> l
 
 def add_parser(subparsers: Any) -> None:
     """Register the ``match`` subcommand."""
+    from sandbox import RUNNER_NAMES
+
     parser = subparsers.add_parser("match", help="play games between bot programs in the sandbox")
     parser.add_argument(
         "bots",
         nargs="+",
-        help="bot program files (.py, .js) or example names (random, greedy, strategist, template), "
-        "in seat order",
+        help="bot program files (.py, .js) or example names (random, greedy, strategist, template); the"
+        " first game seats them in this order, and the seats rotate by one each game (game g: seat s is"
+        " bot s+g mod the number of bots)",
     )
     parser.add_argument("--rules", default="classic", help="preset[,option=value...] (see 'rules')")
-    parser.add_argument("--runner", default="auto", choices=["auto", "gvisor", "docker", "bwrap", "process"])
+    parser.add_argument(
+        "--runner",
+        default="auto",
+        choices=["auto", *RUNNER_NAMES],
+        help="the sandbox (auto: the strongest available, gvisor, docker, bwrap, then process; the report"
+        " says which one played)",
+    )
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the first game; game g uses SEED+g (the seed fixes the deal, every shuffle and each"
+        " seat's seed in hello: the same command plays the same games again)",
+    )
     parser.add_argument(
         "--duplicate", action="store_true", help="each game is a duplicate match (every seat)"
     )

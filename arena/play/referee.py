@@ -12,7 +12,13 @@ of the game, and it is ranked after every bot that was not faulted (faulted bots
 bot does can hang the referee or make it raise; every connection is closed however the match ends.
 
 ``duplicate=True`` plays the match once per seat rotation from the same seed, so the same deal is played
-from every seat; the result then aggregates the games (see :class:`MatchResult`).
+from every seat; the result then aggregates the games (see :class:`MatchResult`). Every rotation starts
+every bot in a fresh sandbox: a bot that remembered the deal would know its opponents' hands.
+
+:func:`run_series` plays a series of independent games (distinct seeds) between the same bots and
+returns one result per game, each exactly what :func:`run_match` would have returned for that game; a
+bot that says ``"series": true`` in its ``ready`` keeps its sandbox from one game to the next (it gets
+``new_game`` instead of being started again), so start-up is paid once per series, not per game.
 """
 
 from __future__ import annotations
@@ -31,7 +37,16 @@ from arena.errors import ArenaError, IllegalAction
 from arena.play import bot_text, protocol
 from arena.play.bot_link import FAULT_KINDS, BotLink, Fault, LinkLimits
 
-__all__ = ["FAULT_KINDS", "BotEntry", "Fault", "MatchResult", "MatchSettings", "run_match"]
+__all__ = [
+    "FAULT_KINDS",
+    "BotEntry",
+    "Fault",
+    "MatchResult",
+    "MatchSettings",
+    "SeriesGame",
+    "run_match",
+    "run_series",
+]
 
 DUPLICATE_FORMAT = "uno-arena-duplicate"
 
@@ -64,14 +79,24 @@ class MatchSettings:
     stderr_bytes: int = 64 * 1024
     fault_stderr_bytes: int = 4096
     ask_forced: bool = False
+    """Also ask when only one action is legal (by default such a move is played without asking: it is
+    no decision, and the bot learns of it from the events; a slap is always asked: it is a race)."""
     connect_timeout: float = 120.0
     """Seconds the runners get to start all the bots of a game (a runner normally enforces its own,
     shorter limit); a bot not started by then is faulted (``start``) and the game goes on."""
-    """Also ask when only one action is legal (by default such a move is played without asking: it is
-    no decision, and the bot learns of it from the events; a slap is always asked: it is a race)."""
+    series_think_budget: float = 300.0
+    """In a series, a sandbox whose bot has thought this many seconds in all (over the games it served)
+    is not kept for another game: the bot starts afresh, so that a long series never brings it near the
+    runner's CPU-time limit for one sandbox (``sandbox.Limits.cpu_seconds``, 600 s by default)."""
 
     def __post_init__(self) -> None:
-        for name in ("decision_timeout", "time_bank", "startup_timeout", "connect_timeout"):
+        for name in (
+            "decision_timeout",
+            "time_bank",
+            "startup_timeout",
+            "connect_timeout",
+            "series_think_budget",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int | float) or value < 0 or value != value:
                 raise ValueError(f"MatchSettings.{name} must be a number of seconds >= 0, not {value!r}")
@@ -137,6 +162,16 @@ class MatchResult:
     caller wrapped the connections in ``arena.play.decision_stderr.DecisionStderr`` (the platform does)."""
 
 
+@dataclass(frozen=True)
+class SeriesGame:
+    """One game of a series: its ``seed`` (the deal; no other game of the series may have it) and
+    ``seats``, the index in the series' ``bots`` of the bot at each seat (``None``: every bot, in order).
+    The rule set's player count applies to ``len(seats)``."""
+
+    seed: int
+    seats: tuple[int, ...] | None = None
+
+
 @dataclass
 class _GameRecord:
     """What one game produced."""
@@ -146,6 +181,7 @@ class _GameRecord:
     places: list[list[int]]
     replay: dict[str, Any]
     play_seconds: float
+    seconds: float
 
 
 def run_match(
@@ -165,32 +201,109 @@ def run_match(
     n = len(bots)
     if not rules.min_players <= n <= rules.max_players:
         raise ArenaError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
-    started = time.perf_counter()
     if not duplicate:
-        record = _play_game(rules, bots, list(range(n)), seed, settings, 0, [None] * n)
-        faults = [link.fault for link in record.links]
-        return MatchResult(
-            places=record.places,
-            scores=list(record.game.scores),
-            faults=faults,
-            stderr=[_cap(link.stderr, settings.stderr_bytes) for link in record.links],
-            replay=record.replay,
-            decisions=len(record.game.history),
-            replays=[record.replay],
-            seating=[list(range(n))],
-            names=[link.bot_name for link in record.links],
-            seconds=time.perf_counter() - started,
-            think_seconds=[link.think_total for link in record.links],
-            play_seconds=record.play_seconds,
-        )
-    return _play_duplicate(rules, bots, seed, settings, started)
+        return run_series(rules, bots, [SeriesGame(seed)], settings)[0]
+    return _play_duplicate(rules, bots, seed, settings, time.perf_counter())
+
+
+def run_series(
+    rules: RuleSet,
+    bots: list[BotEntry],
+    games: Sequence[SeriesGame | int],
+    settings: MatchSettings | None = None,
+    on_game: Callable[[int, MatchResult], None] | None = None,
+) -> list[MatchResult]:
+    """Play independent games between ``bots`` under ``rules``, one :class:`MatchResult` per game (in
+    order; ``on_game(k, result)`` is called as each one ends), each exactly what :func:`run_match` would
+    return for that game's seed and seating (seat seeds included).
+
+    A bot whose ``ready`` says ``"series": true`` keeps its sandbox from one game to the next
+    (``new_game``); any other bot is started afresh for every game. Games are independent: the time bank,
+    the stderr and the faults are per game, and a bot faulted in one game is stopped and starts afresh in
+    its next game (so a fault costs it that game only, as in separate matches). A sandbox is never kept
+    past :attr:`MatchSettings.series_think_budget` seconds of thinking.
+
+    A series never plays a deal twice: every game's seed must differ (``ArenaError`` otherwise), since a
+    sandbox that remembered a deal would know its opponents' hands; the rotations of one duplicate deal are
+    ``run_match(..., duplicate=True)``, which starts every bot afresh in every rotation. Raises
+    ``ArenaError`` for a seating the rules do not allow, and lets infrastructure errors through (the games
+    already finished are lost with them: call it with fewer games to keep more).
+    """
+    settings = settings or MatchSettings()
+    plan = _series_plan(rules, len(bots), games)
+    last = {e: k for k, game in enumerate(plan) for e in game.seats or ()}
+    pool = _Sandboxes(keep=len(plan) > 1, last_game=last, budget=settings.series_think_budget)
+    results: list[MatchResult] = []
+    try:
+        for k, game in enumerate(plan):
+            seats = list(game.seats or ())
+            series = {"game": k, "games": len(plan)} if len(plan) > 1 else None
+            record = _play_game(
+                rules, bots, seats, game.seed, settings, 0, [None] * len(seats), pool, k, series
+            )
+            result = _game_result(record, settings.stderr_bytes)
+            results.append(result)
+            if on_game is not None:
+                on_game(k, result)
+    finally:
+        pool.close()
+    return results
+
+
+def _series_plan(rules: RuleSet, bots: int, games: Sequence[SeriesGame | int]) -> list[SeriesGame]:
+    """The games with their seating filled in, checked: seats are distinct bots, the player count is the
+    rules', and no seed comes twice (a series never replays a deal)."""
+    plan: list[SeriesGame] = []
+    first: dict[int, int] = {}
+    for k, game in enumerate(games):
+        if not isinstance(game, SeriesGame):
+            game = SeriesGame(int(game))
+        seats = tuple(range(bots)) if game.seats is None else tuple(game.seats)
+        if len(set(seats)) != len(seats) or not all(0 <= e < bots for e in seats):
+            raise ArenaError(
+                f"game {k} of the series seats {list(seats)}: not distinct bots of 0..{bots - 1}"
+            )
+        n = len(seats)
+        if not rules.min_players <= n <= rules.max_players:
+            raise ArenaError(
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}"
+            )
+        if game.seed in first:
+            raise ArenaError(
+                f"a series never plays a deal twice: games {first[game.seed]} and {k} both have seed"
+                f" {game.seed} (a kept sandbox would remember the deal; play the rotations of a duplicate"
+                " deal with run_match(..., duplicate=True), which starts every bot afresh for each)"
+            )
+        first[game.seed] = k
+        plan.append(SeriesGame(game.seed, seats))
+    return plan
+
+
+def _game_result(record: _GameRecord, stderr_bytes: int) -> MatchResult:
+    """The :class:`MatchResult` of one plain game."""
+    n = len(record.links)
+    return MatchResult(
+        places=record.places,
+        scores=list(record.game.scores),
+        faults=[link.fault for link in record.links],
+        stderr=[_cap(link.stderr, stderr_bytes) for link in record.links],
+        replay=record.replay,
+        decisions=len(record.game.history),
+        replays=[record.replay],
+        seating=[list(range(n))],
+        names=[link.bot_name for link in record.links],
+        seconds=record.seconds,
+        think_seconds=[link.think_total for link in record.links],
+        play_seconds=record.play_seconds,
+    )
 
 
 def _play_duplicate(
     rules: RuleSet, bots: list[BotEntry], seed: int, settings: MatchSettings, started: float
 ) -> MatchResult:
-    """One game per rotation: in game ``g`` seat ``s`` is played by bot ``(s + g) % n``. A bot faulted
-    in one game is not started again; its seats take default actions."""
+    """One game per rotation: in game ``g`` seat ``s`` is played by bot ``(s + g) % n``. Every rotation
+    starts every bot afresh (no sandbox is kept: it would remember the deal). A bot faulted in one game
+    is not started again; its seats take default actions."""
     n = len(bots)
     faults: list[Fault | None] = [None] * n
     stderr = [""] * n
@@ -200,24 +313,28 @@ def _play_duplicate(
     names: list[str | None] = [None] * n
     records: list[_GameRecord] = []
     seating = [[(s + g) % n for s in range(n)] for g in range(n)]
-    for g, seats in enumerate(seating):
-        prior = [faults[seats[s]] for s in range(n)]
-        record = _play_game(rules, bots, seats, seed, settings, g, prior)
-        records.append(record)
-        for s, entry in enumerate(seats):
-            link = record.links[s]
-            if faults[entry] is None and link.fault is not None:
-                faults[entry] = link.fault
-            if link.stderr:
-                stderr[entry] += f"--- game {g + 1}, seat {s} ---\n{link.stderr}"
-            scores[entry] += record.game.scores[s]
-            think[entry] += link.think_total
-            names[entry] = names[entry] or link.bot_name
-        place = 1
-        for group in record.places:
-            for s in group:
-                place_sums[seats[s]] += place
-            place += len(group)
+    pool = _Sandboxes(keep=False)
+    try:
+        for g, seats in enumerate(seating):
+            prior = [faults[seats[s]] for s in range(n)]
+            record = _play_game(rules, bots, seats, seed, settings, g, prior, pool, g, None)
+            records.append(record)
+            for s, entry in enumerate(seats):
+                link = record.links[s]
+                if faults[entry] is None and link.fault is not None:
+                    faults[entry] = link.fault
+                if link.stderr:
+                    stderr[entry] += f"--- game {g + 1}, seat {s} ---\n{link.stderr}"
+                scores[entry] += record.game.scores[s]
+                think[entry] += link.think_total
+                names[entry] = names[entry] or link.bot_name
+            place = 1
+            for group in record.places:
+                for s in group:
+                    place_sums[seats[s]] += place
+                place += len(group)
+    finally:
+        pool.close()
     places = _rank([e for e in range(n) if faults[e] is None], place_sums)
     faulted = sorted(e for e in range(n) if faults[e] is not None)
     if faulted:
@@ -285,32 +402,49 @@ def _play_game(
     settings: MatchSettings,
     game_index: int,
     prior_faults: list[Fault | None],
+    pool: _Sandboxes,
+    position: int,
+    series: dict[str, int] | None,
 ) -> _GameRecord:
     """One game: ``seats[s]`` is the index in ``bots`` of the bot at seat ``s``; a seat with a prior
-    fault is not started and plays default actions."""
+    fault is not started and plays default actions. A bot whose sandbox ``pool`` kept from the previous
+    game of a series gets ``new_game``, the others are started and get ``hello``; ``position`` is the
+    game's index in the series (``series``: its place in the replay, None outside a series)."""
+    started = time.perf_counter()
     n = len(seats)
     game = Game(rules, n, seed)
     limits = settings.link_limits()
     links = [BotLink(s, bots[seats[s]].name, limits, game_index) for s in range(n)]
     table = _Table(game, links, settings.ask_forced)
-    release = threading.Event()
+    kept = [False] * n
+    finished = False
     try:
         names = [bots[e].name for e in seats]
         starting = []
         for s, link in enumerate(links):
             if prior_faults[s] is not None:
                 link.fault = prior_faults[s]
+            elif pool.adopt(seats[s], link):
+                kept[s] = True
             else:
                 starting.append(link)
         _start_all(
-            starting, [bots[seats[link.seat]].connect for link in starting], settings.connect_timeout, release
+            starting,
+            [bots[seats[link.seat]].connect for link in starting],
+            settings.connect_timeout,
+            pool.release,
         )
         rules_dict = rules.to_dict()
-        for link in starting:
-            link.greet(protocol.encode(protocol.hello(link.seat, n, names, rules_dict, settings.limits())))
+        seat_seeds = [protocol.seat_seed(seed, game_index, s) for s in range(n)]
+        greeted = [link for link in links if link.live]
+        for link in greeted:
+            greeting = protocol.hello(
+                link.seat, n, names, rules_dict, settings.limits(), seat_seeds[link.seat]
+            )
+            link.greet(protocol.encode(protocol.new_game(greeting) if kept[link.seat] else greeting))
         deadline = time.monotonic() + settings.startup_timeout
-        for link in starting:
-            link.await_ready(deadline)
+        for link in greeted:
+            link.await_ready(deadline, "new_game" if kept[link.seat] else "hello")
         loop_started = time.perf_counter()
         table.play()
         play_seconds = time.perf_counter() - loop_started
@@ -318,27 +452,99 @@ def _play_game(
         assert game.outcome is not None
         places = referee_places(game.outcome.places, faulted)
         table.finish(places)
+        finished = True
     finally:
-        _close_all(links)
-        release.set()
+        pool.end_game(links, seats, position, keep=finished)
+    referee: dict[str, Any] = {
+        "protocol": protocol.VERSION,
+        "settings": asdict(settings),
+        "game": game_index,
+        "seating": seats,
+        "seeds": seat_seeds,
+        "places": places,
+        "faults": [link.fault.public() if link.fault else None for link in links],
+        "slaps": table.slaps,
+    }
+    if series is not None:
+        referee["series"] = {**series, "kept": kept}
     replay = make_replay(
         game,
         names=[bots[e].name for e in seats],
         think_ms=table.think_ms,
         faults=table.decision_faults,
-        extra={
-            "referee": {
-                "protocol": protocol.VERSION,
-                "settings": asdict(settings),
-                "game": game_index,
-                "seating": seats,
-                "places": places,
-                "faults": [link.fault.public() if link.fault else None for link in links],
-                "slaps": table.slaps,
-            }
-        },
+        extra={"referee": referee},
     )
-    return _GameRecord(game, links, places, replay, play_seconds)
+    return _GameRecord(game, links, places, replay, play_seconds, time.perf_counter() - started)
+
+
+@dataclass
+class _Kept:
+    """A live sandbox kept between two games of a series."""
+
+    conn: Any
+    cursor: bot_text.StderrCursor
+    name: str | None
+    think: float
+
+
+class _Sandboxes:
+    """The bots' sandboxes across the games of one match or series.
+
+    With ``keep``, a bot that announced ``series`` and played its game to the end without a fault keeps
+    its sandbox for its next game (``last_game[bot]`` is the last game it plays; after it, or past
+    ``budget`` seconds of thinking, it is stopped). Without ``keep`` (duplicate rotations, single games)
+    every bot is stopped after every game. ``release`` lets the threads that started the bots end
+    (:func:`_start_all`); :meth:`close` sets it once every sandbox is stopped.
+    """
+
+    def __init__(self, keep: bool, last_game: dict[int, int] | None = None, budget: float = 0.0) -> None:
+        self.keep = keep
+        self.last_game = last_game or {}
+        self.budget = budget
+        self.kept: dict[int, _Kept] = {}
+        self.refused: set[int] = set()
+        """Bots whose kept sandbox did not take ``new_game``: started afresh for every later game."""
+        self.release = threading.Event()
+
+    def adopt(self, bot: int, link: BotLink) -> bool:
+        """Give ``link`` the sandbox kept for ``bot``, if any."""
+        kept = self.kept.pop(bot, None)
+        if kept is None:
+            return False
+        link.adopt(kept.conn, kept.cursor, kept.name, kept.think)
+        return True
+
+    def end_game(self, links: list[BotLink], seats: list[int], position: int, keep: bool) -> None:
+        """After game ``position``: keep the sandboxes that serve a later game, stop the others (at once)."""
+        closing = []
+        for s, link in enumerate(links):
+            bot = seats[s]
+            think = link.think_before + link.think_total
+            if link.adopted and link.fault is not None and link.fault.decision == -1:
+                self.refused.add(bot)  # it said series, then did not take new_game
+            if (
+                keep
+                and self.keep
+                and link.live
+                and link.series
+                and bot not in self.refused
+                and self.last_game.get(bot, -1) > position
+                and think < self.budget
+            ):
+                cursor = link.stderr_cursor
+                self.kept[bot] = _Kept(link.detach(), cursor, link.bot_name, think)
+            else:
+                closing.append(link)
+        _close_all(closing)
+
+    def close(self) -> None:
+        """Stop every kept sandbox (at once) and let the start threads end."""
+        try:
+            conns = [kept.conn for kept in self.kept.values()]
+            self.kept.clear()
+            _close_conns(conns)
+        finally:
+            self.release.set()
 
 
 def _start_all(
@@ -375,16 +581,31 @@ def _start_all(
         raise errors[0]
 
 
-def _close_all(links: list[BotLink]) -> None:
-    """Stop every bot, at once (a container takes a while to remove)."""
-    live = [link for link in links if link.conn is not None]
-    threads = [threading.Thread(target=link.close, daemon=True) for link in live[1:]]
+def _at_once(tasks: list[Callable[[], None]]) -> None:
+    """Run ``tasks`` in parallel (one thread each but the first, run here) and wait for them all; a
+    failing task does not stop the others."""
+
+    def run(task: Callable[[], None]) -> None:
+        with contextlib.suppress(Exception):
+            task()
+
+    threads = [threading.Thread(target=run, args=(task,), daemon=True) for task in tasks[1:]]
     for thread in threads:
         thread.start()
-    if live:
-        live[0].close()
+    if tasks:
+        run(tasks[0])
     for thread in threads:
         thread.join()
+
+
+def _close_conns(conns: list[Any]) -> None:
+    """Close connections at once (a container takes a while to remove)."""
+    _at_once([conn.close for conn in conns])
+
+
+def _close_all(links: list[BotLink]) -> None:
+    """Stop every bot, at once (a container takes a while to remove)."""
+    _at_once([link.close for link in links if link.conn is not None])
     for link in links:
         link.close()  # idempotent; covers a thread that failed
 
@@ -413,7 +634,7 @@ class _Table:
         link.cursor = end
         return pending
 
-    def _request(self, link: BotLink, decision: int) -> bytes:
+    def _request(self, link: BotLink, decision: int, legal: Sequence[str]) -> bytes:
         game = self.game
         seat = link.seat
         events = game.events
@@ -437,7 +658,7 @@ class _Table:
                 parts.append(public[i])
         link.cursor = end
         return protocol.encode_request_raw(
-            decision, game.legal_actions(seat), game.observation(seat), "[" + ",".join(parts) + "]", link.bank
+            decision, legal, game.observation(seat), "[" + ",".join(parts) + "]", link.bank
         )
 
     def play(self) -> None:
@@ -452,10 +673,11 @@ class _Table:
             seat = to_move[0]
             link = links[seat]
             decision = len(game.history)
-            if not self.ask_forced and len(game.legal_actions(seat)) == 1:
-                self._apply(seat, link, game.legal_actions(seat)[0], None)
+            legal = game.legal_actions(seat)
+            if not self.ask_forced and len(legal) == 1:
+                self._apply(seat, link, legal[0], None)
             elif link.live:
-                action, think = link.ask(self._request(link, decision), decision)
+                action, think = link.ask(self._request(link, decision, legal), decision, legal)
                 self._apply(seat, link, action, think * 1000.0)
             else:
                 self._apply(seat, link, None, None)
@@ -492,7 +714,7 @@ class _Table:
         for link in self.links:
             if link.live:
                 pending = self._pending(link, index + 1)
-                link.send(protocol.encode(protocol.hand_end(event, pending)), decision)
+                link.notify(protocol.encode(protocol.hand_end(event, pending)), decision, "hand_end")
 
     def _slap_round(self, slappers: tuple[int, ...]) -> None:
         """6 Smackdown: every slapper gets its request at once; slaps are applied in order of arrival,
@@ -503,16 +725,17 @@ class _Table:
         answers: dict[int, tuple[str | None, float]] = {}
         arrival: dict[int, float] = {}
         threads = []
-        lines = [self._request(link, decision) for link in live]  # built first: sent back to back
+        legal = {link.seat: game.legal_actions(link.seat) for link in live}
+        lines = [self._request(link, decision, legal[link.seat]) for link in live]  # sent back to back
         for link, line in zip(live, lines, strict=True):
             sent_at = time.perf_counter()
-            if not link.send(line, decision):
+            if not link.send_request(line, decision):
                 answers[link.seat] = (None, 0.0)
                 arrival[link.seat] = time.perf_counter()
                 continue
 
             def read(link: BotLink = link, sent_at: float = sent_at) -> None:
-                answers[link.seat] = link.read_action(decision, sent_at)
+                answers[link.seat] = link.read_action(decision, sent_at, legal[link.seat])
                 arrival[link.seat] = time.perf_counter()
 
             thread = threading.Thread(target=read, name=f"slap seat {link.seat}", daemon=True)
@@ -550,8 +773,9 @@ class _Table:
                 message = protocol.match_end(
                     places, game.scores, game.outcome.termination, faults, self._pending(link)
                 )
-                with contextlib.suppress(Exception):  # the game is decided; the bot is closed next
+                with contextlib.suppress(Exception):  # the game is decided; the bot is closed or greeted next
                     link.conn.send(protocol.encode(message))
+                link.after = "match_end"
 
 
 def _index_of(events: list[dict[str, Any]], event: dict[str, Any]) -> int:

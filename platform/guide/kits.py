@@ -71,7 +71,7 @@ KITS: Final = {
         "from uno_bot import Bot, run",
         "# ---- uno_bot helper",
         "# ---- end of the uno_bot helper ----",
-        "import json\nimport sys\n\n",
+        "import json\nimport random\nimport sys\n\n",
     ),
     "javascript": Kit(
         "javascript",

@@ -110,20 +110,43 @@ def stderr_by_decision(user: Any, match: Match, game: int) -> dict[str, dict[str
 
 
 def bot_path(seat: Participant) -> str:
-    """Where a seat's bot version is expected on the developer's machine: the example bots are in the
-    repository (``bots_examples/``); any other version as ``<bot>-v<number>/<entry point>``."""
+    """How the local command names a seat's bot version: an example bot by its short name (the
+    ``uno-arena`` package ships the examples: ``random``, ``greedy``, ...); any other version as
+    ``<bot>-v<number>/<entry point>``, the folder of its owner's source download."""
+    from arena.play.examples import EXAMPLES
+
     version = seat.bot_version
     if seat.bot.owner.username == settings.UNO_ARENA_SYSTEM_USER:
-        return f"bots_examples/{version.entry_point}"
+        stem = seat.bot.name.replace("-", "_")
+        for short, file in EXAMPLES.items():
+            if version.entry_point == file or stem in (short, file.removesuffix(".py")):
+                return short
+        return seat.bot.name
     return f"{seat.bot.name}-v{version.number}/{version.entry_point}"
 
 
+LOCAL_COMMAND = "uno-arena"
+"""The local runner's command (the wheel of the guide; ``python -m arena`` in a clone is the same)."""
+
+
 def reproduce_command(match: Match, seats: Sequence[Participant]) -> str:
-    """A ``python -m arena match`` line that plays this match again from its seed with the same bot
-    versions in the same seats (game 0 of ``--games 1`` uses ``--seed`` and keeps the seat order)."""
-    parts = ["python", "-m", "arena", "match", *(bot_path(s) for s in sorted(seats, key=lambda s: s.seat))]
+    """A ``uno-arena match`` line that plays this match again from its seed with the same bot versions
+    in the same seats (game 0 of ``--games 1`` uses ``--seed`` and keeps the seat order). The seed fixes
+    the deal, every shuffle and each seat's seed in ``hello`` (``arena.play.protocol.seat_seed``), so
+    bots that draw their randomness from it play exactly this game again."""
+    parts = [LOCAL_COMMAND, "match", *(bot_path(s) for s in sorted(seats, key=lambda s: s.seat))]
     parts += ["--rules", rules_spec(match.ruleset.to_engine()), "--seed", str(match.seed), "--games", "1"]
     if match.duplicate:
         parts.append("--duplicate")
     parts += ["--replays", f"replays/match-{match.pk}"]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def replay_filename(match: Match) -> str:
+    """The name the viewer's replay download is saved under."""
+    return f"match-{match.pk}.json"
+
+
+def replay_command(match: Match) -> str:
+    """The ``uno-arena replay`` line that prints the downloaded replay as a game log."""
+    return " ".join(shlex.quote(p) for p in (LOCAL_COMMAND, "replay", replay_filename(match)))

@@ -322,6 +322,19 @@ def wait_for(check: Callable[[], object], timeout: float, what: str, every: floa
         time.sleep(every)
 
 
+def smoke_tested(version_ids: list[int], timeout: float = 120) -> dict[int, str]:
+    """Wait until none of the versions' smoke tests is pending or running; their statuses by version id."""
+    from bots.models import BotVersion, SmokeStatus
+
+    def done() -> dict[int, str] | None:
+        rows = dict(BotVersion.objects.filter(pk__in=version_ids).values_list("pk", "smoke_status"))
+        if any(s in (SmokeStatus.PENDING, SmokeStatus.RUNNING) for s in rows.values()):
+            return None
+        return rows
+
+    return wait_for(done, timeout, "the smoke tests")
+
+
 @contextmanager
 def exclusive(name: str, timeout: float = 1800) -> Iterator[None]:
     """Hold a machine-wide lock called ``name`` (a ``flock`` in the temporary folder).

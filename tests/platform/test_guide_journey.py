@@ -97,8 +97,9 @@ def _journey(page: Any, base: str, tmp: Path, kit: str, language: str, bot_name:
     command[command.index("--games") + 1] = LOCAL_GAMES
     local = _run(command, folder, bin_dir)
     assert local.returncode == 0, local.stderr
-    mine = next(line.split() for line in local.stdout.splitlines() if line.startswith("mybot "))
-    assert mine[1] == LOCAL_GAMES, local.stdout
+    # The standings name the bot by its ready name, with its file: "template (mybot)".
+    mine = next(line.split() for line in local.stdout.splitlines() if " (mybot) " in line)
+    assert mine[2] == LOCAL_GAMES, local.stdout
     assert mine[-1] == "0", f"faults:\n{local.stdout}"
 
     # Create the bot from the guide's link, upload the kit's bot through the form.

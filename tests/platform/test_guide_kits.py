@@ -105,10 +105,11 @@ def test_the_python_kit_plays_replays_and_tests_from_an_installed_wheel(
         cwd=folder,
     )  # fmt: skip
     assert match.returncode == 0, match.stderr
+    # Each bot by the name it gave in ready, with its file: "template (mybot)".
     rows = {line.split()[0]: line.split() for line in match.stdout.splitlines() if line[:1].isalpha()}
-    assert {"mybot", "random_bot", "greedy_bot"} <= set(rows), match.stdout
-    assert rows["mybot"][1] == "4"
-    assert rows["mybot"][-1] == "0"
+    assert {"template", "random", "greedy"} <= set(rows), match.stdout
+    assert rows["template"][1:3] == ["(mybot)", "4"]
+    assert rows["template"][-1] == "0"
     assert "not a sandbox" in match.stderr
     replay = _run(installed, "uno-arena", "replay", "out/game-00001.json", cwd=folder)
     assert replay.returncode == 0, replay.stderr
@@ -139,7 +140,7 @@ def test_the_javascript_kit_plays_and_tests_from_an_installed_wheel(
     )  # fmt: skip
     assert match.returncode == 0, match.stderr
     assert "Faults:" not in match.stdout, match.stdout
-    assert any(line.startswith("mybot ") for line in match.stdout.splitlines()), match.stdout
+    assert any(line.startswith("template-js (mybot) ") for line in match.stdout.splitlines()), match.stdout
     tests = _run(installed, "node", "--test", cwd=folder)
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "# pass 3" in tests.stdout

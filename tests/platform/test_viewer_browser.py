@@ -303,8 +303,10 @@ def test_download_reproduce_and_owner_stderr(
     downloaded = json.loads(saved.read_text())
     assert downloaded == json.loads(Replay.objects.get(match=match).json_bytes())
     assert downloaded["decisions"] == replay["decisions"]
-    command = page.locator(".uv-command-text").inner_text()
-    assert command.startswith("python -m arena match ownbot-v1/bot.py rivalbot-v1/bot.py")
+    assert download.value.suggested_filename == f"match-{match.pk}.json"
+    assert page.locator(".uv-replay-command").inner_text() == f"uno-arena replay match-{match.pk}.json"
+    command = page.locator(".uv-match-command").inner_text()
+    assert command.startswith("uno-arena match ownbot-v1/bot.py rivalbot-v1/bot.py")
     assert f"--seed {match.seed} --games 1" in command
 
     stranger = _page(browser, live_server)

@@ -38,6 +38,7 @@ from tests.platform.live_support import (
     alive,
     redis_broker,
     require_examples,
+    smoke_tested,
     tiny_bot,
     wait_for,
 )
@@ -50,18 +51,6 @@ pytestmark = [
 ]
 
 StartWorker = Callable[..., CeleryWorker]
-
-
-def _smoke_tested(version_ids: list[int], timeout: float = 120) -> dict[int, str]:
-    """Wait until none of the versions is pending or running; return their statuses."""
-
-    def done() -> dict[int, str] | None:
-        rows = dict(BotVersion.objects.filter(pk__in=version_ids).values_list("pk", "smoke_status"))
-        if any(s in (SmokeStatus.PENDING, SmokeStatus.RUNNING) for s in rows.values()):
-            return None
-        return rows
-
-    return wait_for(done, timeout, "the smoke tests")
 
 
 def _final(match_id: int, timeout: float) -> Match:
@@ -85,7 +74,7 @@ def test_worker_plays_a_challenge_end_to_end(
         call_command("load_example_bots", stdout=StringIO())
         example_bots = list(Bot.objects.filter(owner__username="examples").order_by("name"))
         assert len(example_bots) == len(examples)
-        statuses = _smoke_tested([b.active_version_id for b in example_bots if b.active_version_id])
+        statuses = smoke_tested([b.active_version_id for b in example_bots if b.active_version_id])
         assert set(statuses.values()) == {SmokeStatus.PASSED}, {
             v.bot.name: v.smoke_log for v in BotVersion.objects.filter(pk__in=statuses).select_related("bot")
         }
@@ -102,7 +91,7 @@ def test_worker_plays_a_challenge_end_to_end(
             format="multipart",
         )
         assert upload.status_code == 201, upload.content
-        assert _smoke_tested([upload.data["id"]]) == {upload.data["id"]: SmokeStatus.PASSED}
+        assert smoke_tested([upload.data["id"]]) == {upload.data["id"]: SmokeStatus.PASSED}
 
         # The challenge: tiny against two example bots, rated, on a one-hand rule set.
         opponents = [b.name for b in example_bots[:2]]

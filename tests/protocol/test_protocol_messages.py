@@ -56,7 +56,9 @@ def test_unknown_observation_fields_fall_back_to_json() -> None:
 def test_referee_messages_validate() -> None:
     game = Game(preset("classic"), 3, seed=2)
     rules = game.rules.to_dict()
-    hello = protocol.hello(1, 3, ["a", "b", "c"], rules, MatchSettings().limits())
+    hello = protocol.hello(
+        1, 3, ["a", "b", "c"], rules, MatchSettings().limits(), protocol.seat_seed(9, 0, 1)
+    )
     end = {
         "type": "hand_end",
         "hand_no": 1,
@@ -68,6 +70,7 @@ def test_referee_messages_validate() -> None:
     }
     for message in (
         hello,
+        protocol.new_game(hello),
         protocol.hand_end(end, [end]),
         protocol.match_end([[0], [2, 1]], [500, 3, 3], "target", [None, "timeout", None], []),
         protocol.error("illegal_action", "'R7' is not legal"),
@@ -81,6 +84,7 @@ def test_referee_messages_validate() -> None:
     [
         {"type": "ready"},
         {"type": "ready", "name": "x", "protocol": 1},
+        {"type": "ready", "name": "x", "series": True},
         {"type": "action", "id": 3, "action": "W4:B!"},
         {"action": "draw"},
         {"action": "swap:2"},
@@ -99,6 +103,7 @@ def test_bot_messages_validate(message: dict) -> None:
         {"type": "request", "id": 0, "legal": [], "time_bank": 1, "observation": {}, "events": []},
         {"type": "hello", "protocol": 2},
         {"type": "ready", "protocol": 2},
+        {"type": "ready", "series": "yes"},
     ],
 )
 def test_bad_messages_do_not_validate(message: dict) -> None:
@@ -146,14 +151,17 @@ def test_decode_action_errors(line: bytes, kind: str, words: str) -> None:
 
 
 def test_decode_ready() -> None:
-    assert protocol.decode_ready(b'{"type":"ready"}') is None
+    assert protocol.decode_ready(b'{"type":"ready"}') == (None, False)
     longest = "n" * protocol.MAX_NAME
-    assert protocol.decode_ready(b'{"type":"ready","name":"' + longest.encode() + b'"}') == longest
-    assert protocol.decode_ready('{"type":"ready","name":"Ünö bot 7"}'.encode()) == "Ünö bot 7"
+    assert protocol.decode_ready(b'{"type":"ready","name":"' + longest.encode() + b'"}').name == longest
+    assert protocol.decode_ready('{"type":"ready","name":"Ünö bot 7"}'.encode()).name == "Ünö bot 7"
+    assert protocol.decode_ready(b'{"type":"ready","name":"s","series":true}') == ("s", True)
+    assert protocol.decode_ready(b'{"type":"ready","series":false}').series is False
     for line, words in (
         (b'{"type":"action","action":"draw"}', "ready"),
         (b'{"type":"ready","protocol":2}', "protocol 2"),
         (b'{"type":"ready","name":5}', "name"),
+        (b'{"type":"ready","series":1}', "series"),
         (b"hello", "not JSON"),
     ):
         with pytest.raises(ProtocolError, match=words):
@@ -206,3 +214,57 @@ def test_encode_is_json_dumps() -> None:
     )
     with pytest.raises(TypeError):
         protocol.encode({"x": object()})
+
+
+def test_seat_seeds_follow_from_the_match_seed_as_documented() -> None:
+    import hashlib
+
+    digest = hashlib.sha256(b"uno-arena seat seed:42:1:3").digest()
+    assert protocol.seat_seed(42, 1, 3) == int.from_bytes(digest[:8], "big") >> 11  # docs/protocol.md
+    seeds = {protocol.seat_seed(m, g, s) for m in range(-3, 40) for g in range(3) for s in range(10)}
+    assert len(seeds) == 43 * 3 * 10  # every seat of every game its own seed
+    assert all(0 <= x < 2**53 for x in seeds)  # exact in JSON and in JavaScript
+    assert protocol.seat_seed(7, 0, 0) == protocol.seat_seed(7, 0, 0)
+
+
+def test_new_game_is_hello_with_another_type() -> None:
+    hello = protocol.hello(0, 2, ["a", "b"], preset("classic").to_dict(), MatchSettings().limits(), 5)
+    again = protocol.new_game(hello)
+    assert again.pop("type") == "new_game"
+    assert again == {k: v for k, v in hello.items() if k != "type"}
+    assert hello["type"] == "hello"
+
+
+@pytest.mark.parametrize(
+    ("action", "legal", "words"),
+    [
+        ("W", ["W:R", "W:Y", "W:G", "W:B", "draw"], ["W:R", "W:R!", "legal now: W:R, W:Y, W:G, W:B, draw"]),
+        ("W4!", ["W4:R!", "draw"], ["W4:R", "W4:R!", "legal now: W4:R!, draw"]),
+        ("R77", ["R7", "draw"], ["'R77' is not an action string; legal now: R7, draw"]),
+        ("play", [], ["'play' is not an action string"]),
+    ],
+)
+def test_a_string_that_is_no_action_is_told_what_to_send(action: str, legal: list, words: list) -> None:
+    line = json.dumps({"type": "action", "id": 4, "action": action}).encode()
+    with pytest.raises(ProtocolError) as info:
+        protocol.decode_action(line, 4, legal)
+    assert info.value.kind == "invalid_message"
+    for word in words:
+        assert word in str(info.value)
+    if action == "R77":
+        assert "colon" not in str(info.value)
+
+
+@pytest.mark.parametrize("line", [b"thinking about R7...", b"DEBUG hand=['R7']", b"  42", b""])
+def test_text_on_stdout_is_told_to_go_to_stderr(line: bytes) -> None:
+    for decode in (lambda: protocol.decode_action(line, 1), lambda: protocol.decode_ready(line)):
+        with pytest.raises(ProtocolError, match="stdout is for the protocol: log to stderr") as info:
+            decode()
+        assert info.value.kind == ("invalid_message" if line.strip().isdigit() else "invalid_json")
+
+
+def test_broken_json_is_not_told_about_stderr() -> None:
+    with pytest.raises(ProtocolError) as info:
+        protocol.decode_action(b'{"type":"action","action":"draw"', 1)
+    assert info.value.kind == "invalid_json"
+    assert "stderr" not in str(info.value)

@@ -62,6 +62,12 @@ class Recorder:
         """Processes of this bot still alive after close."""
         return survivors(self.procs)
 
+    def __getattr__(self, name: str) -> Any:
+        # Everything else (stderr_bytes, stderr_total, has_unread, unread) as the sandbox has it.
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
 
 def entry(
     runner: Runner,
@@ -70,11 +76,12 @@ def entry(
     name: str | None = None,
     log: list[Recorder] | None = None,
     limits: Limits | None = None,
+    language: str = "python",
 ) -> BotEntry:
     """A BotEntry starting ``command`` in ``bot_dir`` through ``runner``; its connections go to ``log``."""
 
     def connect() -> Recorder:
-        conn = Recorder(runner.start(BotSpec(bot_dir, command), limits or Limits()))
+        conn = Recorder(runner.start(BotSpec(bot_dir, command, language), limits or Limits()))
         if log is not None:
             log.append(conn)
         return conn

@@ -38,7 +38,10 @@ def test_match_prints_standings_and_writes_replays(tmp_path, capsys) -> None:
     assert code == 0
     out = capsys.readouterr().out
     assert "strategist" in out
-    assert "random_bot#2" in out
+    assert "random (random_bot#2)" in out  # its ready name, and which file it is
+    assert "random (random_bot) " in out
+    assert "3 games of classic-single with the process runner: " in out
+    assert "(seeds 0 to 2; seats rotate each game)" in out
     assert "95% interval" in out
     files = sorted(tmp_path.glob("game-*.json"))
     assert len(files) == 3
@@ -47,6 +50,40 @@ def test_match_prints_standings_and_writes_replays(tmp_path, capsys) -> None:
     assert "=== hand 1" in log
     assert "#0 " in log
     assert "game over" in log
+
+
+def test_the_help_explains_seats_seeds_and_runners(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the seats rotate by one each game" in text
+    assert "game g uses SEED+g" in text
+    assert "the same command plays the same games again" in text
+    assert "auto: the strongest available" in text
+
+
+def test_auto_says_which_runner_it_picked(capsys) -> None:
+    require("process")
+    assert (
+        main(
+            [
+                "match",
+                str(EXAMPLES / "greedy_bot.py"),
+                str(EXAMPLES / "greedy_bot.py"),
+                "--games",
+                "1",
+                "--rules",
+                "classic-single",
+            ]
+        )
+        == 0
+    )
+    captured = capsys.readouterr()
+    from sandbox import get_runner
+
+    picked = get_runner(None).name
+    assert f"runner: the {picked} runner (--runner auto: the strongest available" in captured.err
+    assert f"with the {picked} runner (--runner auto" in captured.out
 
 
 def test_duplicate_replays_are_readable(tmp_path, capsys) -> None:

@@ -94,7 +94,7 @@ def test_attack_is_contained_and_faulted(confining_runner, tmp_path, log, monkey
         assert not any("greedy" in path for path in found["read"])
         assert "/work" not in found["exists"]
         assert "/var/run/docker.sock" not in found["exists"]
-        assert set(found["environ"]) <= {"PATH", "LANG", "HOME", "HOSTNAME", "PWD", "TERM"}
+        assert set(found["environ"]) <= {"PATH", "LANG", "HOME", "HOSTNAME", "PWD", "TERM", "PYTHONHASHSEED"}
     elif script == "write_files.py":
         found = report(stderr)
         assert set(found["wrote"]) <= {"/tmp/ok"}

@@ -230,3 +230,24 @@ def test_containers_of_a_dead_referee_are_swept(connections: list, monkeypatch: 
     finally:
         with contextlib.suppress(docker.errors.NotFound):
             api.remove_container(orphan, force=True)
+
+
+def test_remove_tree_tolerates_a_folder_that_vanishes_under_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two sweeps may delete the same staged folder: a subfolder gone between listing and opening is fine."""
+    root = tmp_path / "staged"
+    (root / "gone").mkdir(parents=True)
+    (root / "kept").mkdir()
+    (root / "kept" / "file").write_text("x")
+    real_open = os.open
+
+    def open_vanishing(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if str(path) == "gone":
+            raise FileNotFoundError(2, "vanished", str(path))
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", open_vanishing)
+    remove_tree(root)  # before the fix: TypeError from calling os.open(p) without flags
+    monkeypatch.undo()
+    assert not (root / "kept").exists()

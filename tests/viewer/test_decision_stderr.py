@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ class FakeConn:
 
 
 def hello(seat: int) -> bytes:
-    return protocol.encode(protocol.hello(seat, 2, ["a", "b"], preset("classic").to_dict(), {}))
+    return protocol.encode(protocol.hello(seat, 2, ["a", "b"], preset("classic").to_dict(), {}, 7))
 
 
 def request(decision: int) -> bytes:
@@ -66,6 +67,25 @@ def test_lines_are_filed_under_their_decision() -> None:
     assert rec.rows == [[1, 1, 0, "starting up\nthinking 0\n"], [1, 1, 4, "thinking 4\nlast words\n"]]
     assert conn.sent[0].startswith(b'{"type":"hello"')
     assert rec.readline(1.0) == b'{"type":"action"}'
+
+
+def test_a_new_game_in_the_same_sandbox_starts_its_own_rows() -> None:
+    """A series: the recorder of one connection files each game under its own number and seat."""
+    conn = FakeConn()
+    rec = DecisionStderr(conn, game=0)
+    rec.send(hello(0))
+    rec.send(request(2))
+    conn.write_err("game 0\n")
+    conn.write_err("after match_end\n")
+    rec.send(protocol.encode(protocol.new_game(json.loads(hello(1)))))
+    conn.write_err("new game, before its first decision\n")
+    rec.send(request(1))
+    conn.write_err("game 1\n")
+    rec.close()
+    assert rec.rows == [
+        [0, 0, 2, "game 0\nafter match_end\n"],
+        [1, 1, 1, "new game, before its first decision\ngame 1\n"],
+    ]
 
 
 def test_caps_per_decision_and_per_game() -> None:

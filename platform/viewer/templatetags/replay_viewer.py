@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from arena.engine.replay_view import VIEW_VERSION
 from matches.models import Match, MatchStatus
-from viewer.services import game_count, reproduce_command
+from viewer.services import game_count, replay_command, replay_filename, reproduce_command
 
 register = template.Library()
 
@@ -52,5 +52,8 @@ def replay_viewer(context: dict[str, Any], match: Match, url_state: bool = True)
         "stderr_url": reverse("match-decision-stderr", args=[match.pk]) if owns and finished else "",
         "replay_url": reverse("match-replay", args=[match.pk]),
         "command": reproduce_command(match, seats) if finished else "",
+        "replay_command": replay_command(match) if finished else "",
+        "replay_filename": replay_filename(match),
+        "guide_url": reverse("guide"),
         "url_state": url_state,
     }

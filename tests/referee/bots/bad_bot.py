@@ -3,9 +3,13 @@
 Usage: python3 bad_bot.py MODE [AT] [ARG]. At its AT-th request (1-based; default 1) it does MODE:
 ok (never misbehaves), timeout (sleeps forever), crash (exits 1), exit (exits 0), invalid_json,
 invalid_message, wrong_id, illegal, flood (1 MiB without newline), close_stdout (closes its stdout and
-stays alive), slow (sleeps ARG seconds at every
-request from AT on, then answers), slowslap (the same, only for slap requests), stderr (writes ARG bytes to stderr at every request). Handshake modes:
-no_ready, bad_ready, crash_start.
+stays alive), slow (sleeps ARG seconds at every request from AT on, then answers), slowslap (the same, only
+for slap requests), stderr (writes ARG bytes to stderr at every request), stdout_debug (a debugging line on
+stdout instead of the answer), extra_line (a debugging line on stdout after the answer), wild_no_colour
+(answers "W"), no_flush (from AT on, answers without flushing), no_newline (flushes the answer without its
+newline), answer_hand_end (answers every hand_end as if it were a request). Every mode logs the referee's
+error message to stderr. Handshake modes: no_ready, bad_ready, crash_start, no_flush_ready (ready not
+flushed), debug_ready (a debugging line before ready).
 """
 
 import json
@@ -27,7 +31,14 @@ for line in sys.stdin:
         reply = (
             '{"hello": "there"}' if mode == "bad_ready" else '{"type": "ready", "name": "bad-' + mode + '"}'
         )
-        print(reply, flush=True)
+        if mode == "debug_ready":
+            print("starting up, loading my tables", flush=True)
+        print(reply, flush=mode != "no_flush_ready")
+    elif msg["type"] == "hand_end" and mode == "answer_hand_end":
+        print(json.dumps({"type": "action", "id": msg.get("id"), "action": "draw"}), flush=True)
+    elif msg["type"] == "error":
+        sys.stderr.write(f"referee: {msg['fault']}: {msg['message']}\n")
+        sys.stderr.flush()
     elif msg["type"] == "request":
         count += 1
         action = msg["legal"][0]
@@ -59,6 +70,18 @@ for line in sys.stdin:
             elif mode == "flood":
                 os.write(1, b"y" * (1 << 20))
                 time.sleep(10**6)
-        print(json.dumps({"type": "action", "id": msg["id"], "action": action}), flush=True)
+            elif mode == "stdout_debug":
+                print(f"my hand is {msg['observation']['hand']}", flush=True)
+                continue
+            elif mode == "wild_no_colour":
+                action = "W"
+            elif mode == "no_newline":
+                sys.stdout.write(json.dumps({"type": "action", "id": msg["id"], "action": action}))
+                sys.stdout.flush()
+                continue
+        answer = json.dumps({"type": "action", "id": msg["id"], "action": action})
+        if mode == "extra_line" and count == at:  # one write: both lines are there before the next request
+            answer += "\nanswered; now thinking about the next one"
+        print(answer, flush=not (mode == "no_flush" and count >= at))
     elif msg["type"] == "match_end":
         break
