@@ -95,7 +95,9 @@ def ask(
     legal = list(game.legal_actions(seat))
     link = BotLink(seat, entry.name, settings.link_limits())
     names = [entry.name if s == seat else f"seat {s}" for s in range(game.n)]
-    hello = protocol.hello(seat, game.n, names, game.rules.to_dict(), settings.limits())
+    hello = protocol.hello(
+        seat, game.n, names, game.rules.to_dict(), settings.limits(), protocol.seat_seed(seed, 0, seat)
+    )
     decision = 0
     action: str | None = None
     think = 0.0
