@@ -16,13 +16,18 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from bots.models import Bot
+from scheduling.throttles import SignupThrottle, refusal
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in."""
+    """Create an account and log in (sign-up attempts are rate-limited per client address)."""
     if request.user.is_authenticated:
         return redirect("account")
     form: UserCreationForm = UserCreationForm(request.POST or None)
+    too_many = refusal(request, SignupThrottle) if request.method == "POST" else None
+    if too_many:
+        form.add_error(None, too_many)
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

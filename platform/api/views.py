@@ -9,7 +9,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -18,7 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.permissions import IsOwnerOrReadOnly, IsStaffOrReadOnly, is_owner
+from api.schema import ERROR
 from api.serializers import (
+    BotCreateSerializer,
     BotSerializer,
     BotVersionSerializer,
     ChallengeSerializer,
@@ -28,14 +30,16 @@ from api.serializers import (
     VersionUploadSerializer,
 )
 from bots.models import Bot, BotVersion
-from bots.services import create_version
+from bots.services import create_bot, create_version
 from bots.storage import source_files
+from config.ids import IdConverter, object_id
+from config.uploads import upload_refused
 from matches.models import Match, Participant
 from matches.replay_http import replay_response
 from matches.services import create_match
-from matches.throttling import ChallengeThrottle
 from ratings.queries import leaderboard, number_rows
 from rulesets.models import RuleSet
+from scheduling.throttles import BotCreateThrottle, ChallengeThrottle, UploadThrottle
 
 
 def _drf_error(exc: DjangoValidationError) -> serializers.ValidationError:
@@ -46,7 +50,7 @@ class RuleSetViewSet(viewsets.ModelViewSet):
     """Rule sets (presets mirror the engine); staff may add custom ones."""
 
     serializer_class = RuleSetSerializer
-    permission_classes = [IsStaffOrReadOnly]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsStaffOrReadOnly]
     lookup_field = "slug"
     queryset = RuleSet.objects.all()
     http_method_names = ["get", "post", "patch", "head", "options"]
@@ -57,27 +61,50 @@ class BotViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Read
 
     serializer_class = BotSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+    lookup_value_regex = IdConverter.regex
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Bot]:
         """Bots with owner and active version joined (archive never loaded)."""
         return Bot.objects.select_related("owner", "active_version").defer("active_version__archive")
 
-    def perform_create(self, serializer: Any) -> None:
-        """The creator owns the bot."""
-        serializer.save(owner=self.request.user)
+    def get_serializer_class(self) -> Any:
+        """Creating a bot sets no active version (a new bot has none)."""
+        return BotCreateSerializer if self.action == "create" else BotSerializer
 
+    def get_throttles(self) -> list[Any]:
+        """Creating bots and uploading versions are rate-limited per user."""
+        if self.action == "create":
+            return [BotCreateThrottle()]
+        if self.action == "versions" and self.request.method == "POST":
+            return [UploadThrottle()]
+        return []
+
+    def perform_create(self, serializer: Any) -> None:
+        """The creator owns the bot (within their bot quota: 429 beyond it)."""
+        create_bot(self.request.user, lambda: serializer.save(owner=self.request.user))
+
+    @extend_schema(methods=["GET"], responses=BotVersionSerializer(many=True))
     @extend_schema(
-        request={"multipart/form-data": VersionUploadSerializer}, responses=BotVersionSerializer(many=True)
+        methods=["POST"],
+        request={"multipart/form-data": VersionUploadSerializer},
+        responses={201: BotVersionSerializer},
     )
     @action(detail=True, methods=["get", "post"], parser_classes=[MultiPartParser, FormParser])
     def versions(self, request: Request, pk: str | None = None) -> Response:
-        """GET: the bot's versions. POST (owner): upload a new version (file + entry_point)."""
+        """GET: the bot's versions, newest first (paginated). POST (owner): upload a new version (``file``
+        and, for a zip, ``entry_point``); it becomes the active version once its smoke test passes."""
         bot = self.get_object()
         if request.method == "GET":
-            qs = bot.versions.defer("archive").select_related("bot")
-            return Response(BotVersionSerializer(qs, many=True, context={"request": request}).data)
-        upload = VersionUploadSerializer(data=request.data)
+            qs = bot.versions.defer("archive").select_related("bot").order_by("-number")
+            page = self.paginate_queryset(qs)
+            rows = BotVersionSerializer(page, many=True, context={"request": request}).data
+            return self.get_paginated_response(rows)
+        data = request.data  # parsed here: the upload handlers run
+        refused = upload_refused(request._request)
+        if refused:
+            raise serializers.ValidationError({"file": [refused]})
+        upload = VersionUploadSerializer(data=data)
         upload.is_valid(raise_exception=True)
         file = upload.validated_data["file"]
         try:
@@ -98,12 +125,18 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
     """Versions (public status; log and source for the owner)."""
 
     serializer_class = BotVersionSerializer
+    lookup_value_regex = IdConverter.regex
 
     def get_queryset(self) -> QuerySet[BotVersion]:
         """Versions without their archive."""
         return BotVersion.objects.defer("archive").select_related("bot")
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            403: OpenApiResponse(ERROR, description="Only the owner (or staff) sees the source."),
+        }
+    )
     @action(detail=True, methods=["get"])
     def source(self, request: Request, pk: str | None = None) -> Response:
         """The version's source files (owner and staff only)."""
@@ -120,6 +153,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     """Matches with their seats; the replay JSON once finished."""
 
     serializer_class = MatchSerializer
+    lookup_value_regex = IdConverter.regex
 
     def get_queryset(self) -> QuerySet[Match]:
         """Matches with rule set, creator and seats prefetched."""
@@ -128,17 +162,31 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             Prefetch("participants", seats)
         )
         bot = self.request.query_params.get("bot")
-        if bot:
-            qs = qs.filter(participants__bot__name=bot)
+        if bot and self.action == "list":
+            if "\x00" in bot:  # no bot has it in its name (and PostgreSQL text cannot hold it)
+                return qs.none()
+            qs = qs.filter(pk__in=Participant.objects.filter(bot__name=bot).values("match_id"))
         return qs
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "bot", str, description="Only matches this bot (its name) played in (empty: all)."
+            )
+        ]
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Matches, newest first (paginated)."""
+        return super().list(request, *args, **kwargs)
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The replay JSON (gzip-encoded when accepted); one query (404 unless the match has a replay)."""
-        if pk is None or not pk.isdigit():
+        match_id = object_id(pk)
+        if match_id is None:
             raise Http404("No such match.")
-        return replay_response(request._request, int(pk))
+        return replay_response(request._request, match_id)
 
 
 class LeaderboardView(generics.ListAPIView):

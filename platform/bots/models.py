@@ -25,6 +25,14 @@ class Bot(models.Model):
     active_version = models.ForeignKey(
         "BotVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    pending_version = models.ForeignKey(
+        "BotVersion",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Becomes the active version once its smoke test passes.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -80,6 +88,9 @@ class BotVersion(models.Model):
     smoke_status = models.CharField(max_length=10, choices=SmokeStatus.choices, default=SmokeStatus.PENDING)
     smoke_log = models.TextField(blank=True)
     smoke_checked_at = models.DateTimeField(null=True, blank=True)
+    smoke_dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the scheduler handed its smoke test to the workers."
+    )
     smoke_attempts = models.PositiveSmallIntegerField(
         default=0, help_text="Smoke-test runs started (the reaper gives up after a few lost ones)."
     )

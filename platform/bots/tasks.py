@@ -79,40 +79,38 @@ def smoke_test_version(self: object, version_id: int) -> str:
     except Exception:
         log.exception("smoke test of version %s crashed", version_id)
         ok, text = False, "the smoke test could not run:\n" + traceback.format_exc()
+    from bots.services import record_smoke_result
+    from scheduling.dispatcher import request_dispatch
+
     try:
-        _finish_smoke(version_id, SmokeStatus.PASSED if ok else SmokeStatus.FAILED, text)
+        record_smoke_result(version_id, ok, text)
     except Exception as exc:  # DataError, an encoding error: whatever it is, the version is not left running
         log.exception("could not store the smoke test log of version %s", version_id)
         ok = False
-        _finish_smoke(
-            version_id, SmokeStatus.FAILED, f"FAILED: the smoke test's log could not be stored ({exc})"
-        )
+        record_smoke_result(version_id, False, f"FAILED: the smoke test's log could not be stored ({exc})")
+    request_dispatch()  # the slot is free: hand the next job to the workers at once
     return "passed" if ok else "failed"
 
 
-def _finish_smoke(version_id: int, status: str, text: str) -> None:
-    """Store the outcome of a running smoke test (the end of its log, at most 64 KiB)."""
-    with transaction.atomic():
-        BotVersion.objects.filter(pk=version_id, smoke_status=SmokeStatus.RUNNING).update(
-            smoke_status=status, smoke_log=text[-64 * 1024 :], smoke_checked_at=timezone.now()
-        )
-
-
 def reap_smoke_tests() -> int:
-    """Re-queue smoke tests stuck in running (worker died) or pending for long (message lost); a version
-    whose smoke test was started :data:`SMOKE_MAX_ATTEMPTS` times without finishing fails instead."""
+    """Smoke tests stuck in running (worker died) go back to the scheduler, or fail once started
+    :data:`SMOKE_MAX_ATTEMPTS` times without finishing; dispatched ones still pending long after (message
+    lost) are sent again. Returns how many were sent again."""
+    from bots.models import Bot
     from bots.services import enqueue_smoke_test
 
     cutoff = timezone.now() - timedelta(seconds=SMOKE_TIME_LIMIT * 3)
     stuck = BotVersion.objects.filter(smoke_status=SmokeStatus.RUNNING, smoke_checked_at__lt=cutoff)
-    stuck.filter(smoke_attempts__gte=SMOKE_MAX_ATTEMPTS).update(
+    lost = stuck.filter(smoke_attempts__gte=SMOKE_MAX_ATTEMPTS)
+    Bot.objects.filter(pending_version__in=lost).update(pending_version=None)  # a failed version never plays
+    lost.update(
         smoke_status=SmokeStatus.FAILED,
         smoke_log=f"FAILED: the smoke test was started {SMOKE_MAX_ATTEMPTS} times and never finished "
         "(its worker was lost each time).",
         smoke_checked_at=timezone.now(),
     )
-    stuck.update(smoke_status=SmokeStatus.PENDING)
-    stale = BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, created_at__lt=cutoff)
+    stuck.update(smoke_status=SmokeStatus.PENDING, smoke_dispatched_at=None)
+    stale = BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, smoke_dispatched_at__lt=cutoff)
     ids = list(stale.values_list("pk", flat=True)[:100])
     for version_id in ids:
         enqueue_smoke_test(version_id)

@@ -22,6 +22,8 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 MAX_TOTAL_UNCOMPRESSED = 8 * 1024 * 1024
 MAX_FILE_COUNT = 200
 MAX_RATIO = 100
+#: Longest file name or entry point (``BotVersion.filename`` and ``entry_point`` hold 200 characters).
+MAX_NAME_LENGTH = 200
 #: language -> (entry point suffix, interpreter): the local match runner's table, read the other way.
 _RUNTIMES = {language: (suffix, command) for suffix, (language, command) in LANGUAGES.items()}
 SOURCE_SUFFIXES = {language: suffix for language, (suffix, _command) in _RUNTIMES.items()}
@@ -54,6 +56,8 @@ def validate_upload(
     if len(data) > MAX_UPLOAD_BYTES:
         raise ValidationError(f"The upload is {len(data)} bytes; the limit is {MAX_UPLOAD_BYTES} bytes.")
     base = posixpath.basename(filename.replace("\\", "/"))
+    if len(base) > MAX_NAME_LENGTH or len(entry_point) > MAX_NAME_LENGTH:
+        raise ValidationError(f"File names and the entry point have at most {MAX_NAME_LENGTH} characters.")
     if base.lower().endswith(".zip") or data[:4] == b"PK\x03\x04":
         files = _read_zip(data)
         entry = entry_point.strip()

@@ -19,3 +19,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The test client and live_server speak plain HTTP (scripts/run's UNO_ARENA_HTTPS=0); HTTPS itself is
+# tested with the production settings in a fresh interpreter (tests/platform/test_deploy.py).
+SECURE_SSL_REDIRECT = False
+SECURE_HSTS_SECONDS = 0
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_PROXY_SSL_HEADER = None  # type: ignore[assignment]

@@ -6,6 +6,11 @@ from django.urls import include, path
 from config.views import healthz
 from guide.views import favicon
 
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),

@@ -4,7 +4,7 @@
 |---|---|---|
 | ``UNO_ARENA_LADDER`` | on | the matchmaking task plans matches (off: it does nothing) |
 | ``UNO_ARENA_LADDER_QUEUED`` | 3 | rated ladder matches kept queued per rule set |
-| ``UNO_ARENA_LADDER_CAPACITY`` | 50 | at most this many matches queued or running in all (any origin) |
+| ``UNO_ARENA_LADDER_CAPACITY`` | 50 | at most this many ladder matches queued or running (the scheduler shares the workers) |
 | ``UNO_ARENA_LADDER_PER_WORKER`` | 4 | ... and at most this many per live worker on the ``matches`` queue |
 | ``UNO_ARENA_LADDER_EVERY`` | 30 | seconds between two matchmaking runs (initial beat schedule) |
 | ``UNO_ARENA_LADDER_TABLE_SIZE`` | 4 | preferred table size (clamped to each rule set's player range) |
@@ -18,21 +18,10 @@ The beat schedules are created once (``ladder.schedule``); afterwards staff edit
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from django.conf import settings
-
-
-def _raw(name: str, default: str) -> str:
-    value = getattr(settings, name, None)
-    if value is None:
-        value = os.environ.get(name, "") or default
-    return str(value)
-
-
-def _bool(name: str, default: bool) -> bool:
-    return _raw(name, "1" if default else "0").strip().lower() in {"1", "true", "yes", "on"}
+from config.knobs import flag as _bool
+from config.knobs import raw as _raw
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from ladder.conf import ladder_settings
 from ladder.models import LadderMatch
 from ladder.sql import EpochSeconds
 from ladder.tables import Seat, create_tables
-from matches.models import Match, MatchStatus, Participant
+from matches.models import Match, MatchStatus, Origin, Participant
 from ratings.models import Rating
 from rulesets.models import RuleSet
 
@@ -108,7 +108,7 @@ def plan_round(
     rng: random.Random | None = None,
 ) -> dict[str, Any]:
     """Queue ladder matches so each rule set has ``queued`` waiting, never more than ``capacity``
-    matches queued or running in all. Returns counts: ``room`` and tables created per rule set slug."""
+    ladder matches queued or running in all. Returns counts: ``room`` and tables created per rule set slug."""
     conf = ladder_settings()
     target = conf.queued if queued is None else queued
     now = now or timezone.now()
@@ -117,7 +117,9 @@ def plan_round(
     if rulesets:
         active = active.filter(slug__in=list(rulesets))
     by_id = {rs.pk: rs for rs in active}
-    in_flight = Match.objects.filter(status__in=IN_FLIGHT).count()
+    # Only the ladder's own matches count: other origins wait in their own queues and the scheduler
+    # shares the workers (scheduling.dispatcher), so a flood of challenges never stops the ladder.
+    in_flight = Match.objects.filter(status__in=IN_FLIGHT, origin=Origin.LADDER).count()
     room = max(0, capacity - in_flight)
     result: dict[str, Any] = {"room": room, "tables": {}}
     if room == 0 or not by_id:
@@ -149,7 +151,12 @@ def plan_round(
     if not plans:
         return result
     with transaction.atomic(savepoint=False):
-        matches = create_tables([(rs, seats) for rs, seats, _ in plans], rated=True, duplicate=conf.duplicate)
+        matches = create_tables(
+            [(rs, seats) for rs, seats, _ in plans],
+            rated=True,
+            duplicate=conf.duplicate,
+            origin=Origin.LADDER,
+        )
         LadderMatch.objects.bulk_create(
             LadderMatch(match=m, explore=explore) for m, (_, _, explore) in zip(matches, plans, strict=True)
         )

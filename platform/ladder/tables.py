@@ -17,7 +17,6 @@ from django.db import transaction
 
 from bots.models import SmokeStatus
 from matches.models import Match, Participant
-from matches.services import enqueue_match
 from rulesets.models import RuleSet
 
 
@@ -58,9 +57,13 @@ def create_matches(
     duplicate: bool = False,
     created_by: Any = None,
     seeds: Sequence[int] | None = None,
+    *,
+    origin: str,
 ) -> list[Match]:
     """Queue one match per table (seats in order) on ``ruleset``; see :func:`create_tables`."""
-    return create_tables([(ruleset, seats) for seats in tables], rated, duplicate, created_by, seeds)
+    return create_tables(
+        [(ruleset, seats) for seats in tables], rated, duplicate, created_by, seeds, origin=origin
+    )
 
 
 def create_tables(
@@ -69,11 +72,15 @@ def create_tables(
     duplicate: bool = False,
     created_by: Any = None,
     seeds: Sequence[int] | None = None,
+    *,
+    origin: str,
 ) -> list[Match]:
-    """Queue one match per ``(rule set, seats)`` in two inserts; each match is sent to the workers
-    after the surrounding transaction commits. Call inside ``transaction.atomic()`` to add rows of your
-    own (ladder, league or test links) in the same transaction. Raises ``ValidationError`` (nothing
-    created) if any table may not play."""
+    """Queue one match per ``(rule set, seats)`` in two inserts, for ``origin`` (``matches.models.Origin``);
+    the scheduler hands them to the workers after the surrounding transaction commits. Call inside
+    ``transaction.atomic()`` to add rows of your own (ladder, league or test links) in the same
+    transaction. Raises ``ValidationError`` (nothing created) if any table may not play."""
+    from scheduling.dispatcher import dispatch_after_commit
+
     for ruleset, seats in tables:
         check_table(ruleset, seats, rated)
     if not tables:
@@ -85,6 +92,7 @@ def create_tables(
                 rated=rated,
                 duplicate=duplicate,
                 created_by=created_by,
+                origin=origin,
                 seed=seeds[k] if seeds is not None else secrets.randbelow(2**31),
             )
             for k, (ruleset, _) in enumerate(tables)
@@ -94,11 +102,5 @@ def create_tables(
             for match, (_, seats) in zip(matches, tables, strict=True)
             for index, seat in enumerate(seats)
         )
-        ids = [match.pk for match in matches]
-
-        def enqueue_all() -> None:
-            for pk in ids:
-                enqueue_match(pk)
-
-        transaction.on_commit(enqueue_all)
+        dispatch_after_commit()
     return matches

@@ -21,8 +21,8 @@ def matchmake(rulesets: list[str] | None = None, queued: int | None = None) -> d
 
     Throughput control: nothing is planned when no worker consumes the ``matches`` queue (no answer to
     the broadcast for two periods: ``ladder.workers.match_workers``), and never
-    more than ``min(UNO_ARENA_LADDER_CAPACITY, live workers x UNO_ARENA_LADDER_PER_WORKER)`` matches are
-    queued or running in all. A cache lock keeps two runs from planning at the same time.
+    more than ``min(UNO_ARENA_LADDER_CAPACITY, live workers x UNO_ARENA_LADDER_PER_WORKER)`` ladder
+    matches are queued or running (the scheduler shares the workers between origins). A cache lock keeps two runs from planning at the same time.
     """
     from ladder.matchmaker import plan_round
 

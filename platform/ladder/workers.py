@@ -38,3 +38,9 @@ def match_workers(grace: float = 60.0) -> int:
         cache.set(SEEN, count, timeout=grace)
         return count
     return int(cache.get(SEEN) or 0)
+
+
+def known_match_workers() -> int:
+    """The last positive answer of :func:`match_workers` still remembered (0 if none): no broadcast, for
+    callers that must not wait a second for the replies (the dispatcher after each match)."""
+    return int(cache.get(SEEN) or 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -101,6 +102,29 @@ class League(models.Model):
     def get_absolute_url(self) -> str:
         """The league page."""
         return reverse("league-detail", args=[self.slug])
+
+    def clean(self) -> None:
+        """A cron schedule needs a valid expression (the admin and the site's form both check it)."""
+        from leagues.schedule import parse_cron
+
+        if self.schedule_kind == ScheduleKind.CRON:
+            try:
+                parse_cron(self.cron)
+            except ValidationError as exc:
+                raise ValidationError({"cron": exc.messages}) from exc
+
+    @property
+    def schedule_problem(self) -> str | None:
+        """Why beat will not start this league's rounds by itself, or ``None`` when it will (load with
+        ``select_related("periodic_task")``)."""
+        if self.status == LeagueStatus.FINISHED:
+            return None
+        task = self.periodic_task
+        if task is None:
+            return "This league has no beat schedule: no round starts by itself."
+        if not task.enabled:
+            return "This league's beat schedule is disabled: no round starts by itself."
+        return None
 
     @property
     def size(self) -> int:

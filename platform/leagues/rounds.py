@@ -24,9 +24,8 @@ from bots.models import Bot, SmokeStatus
 from ladder.conf import ladder_settings
 from ladder.tables import Seat, create_tables
 from leagues.models import Entrant, Entry, League, LeagueFormat, LeagueMatch, LeagueRound, LeagueStatus
-from leagues.schedule import disable_schedule
 from leagues.standings import current_standings, update_standings
-from matches.models import MatchStatus, Participant
+from matches.models import MatchStatus, Origin, Participant
 from ratings.models import Rating
 
 log = logging.getLogger(__name__)
@@ -112,7 +111,7 @@ def _create_round(league: League, number: int) -> LeagueRound:
             league=league, number=number, byes=list(drawn.byes), absent=absent
         )
         tables = [(league.ruleset, [Seat(bot, present[bot]) for bot in table]) for table in drawn.tables]
-        matches = create_tables(tables, rated=league.rated, duplicate=league.duplicate)
+        matches = create_tables(tables, rated=league.rated, duplicate=league.duplicate, origin=Origin.LEAGUE)
         LeagueMatch.objects.bulk_create(
             LeagueMatch(round=league_round, table=k, match=m) for k, m in enumerate(matches, start=1)
         )
@@ -139,8 +138,7 @@ def close_round(league: League, league_round: LeagueRound) -> bool:
     if league_round.number >= league.rounds and league.status != LeagueStatus.FINISHED:
         league.status = LeagueStatus.FINISHED
         league.finished_at = timezone.now()
-        league.save(update_fields=["status", "finished_at"])
-        transaction.on_commit(lambda: disable_schedule(league))
+        league.save(update_fields=["status", "finished_at"])  # its schedule is disabled (leagues.apps)
     return True
 
 

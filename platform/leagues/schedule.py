@@ -1,8 +1,8 @@
 """A league's beat schedule: one django-celery-beat ``PeriodicTask`` per league, kept in step with it.
 
 The task (``leagues.tasks.league_tick``) starts the next round when the previous one is complete; it
-is disabled once the league is finished. Staff may also edit it in the admin (until the league form
-is saved again).
+is disabled once the league is finished. :func:`sync_schedule` runs whenever a league is saved, however
+(``leagues.apps``). Staff may also edit the task in the admin (until the league is saved again).
 """
 
 from __future__ import annotations
@@ -65,10 +65,3 @@ def sync_schedule(league: League) -> PeriodicTask:
         League.objects.filter(pk=league.pk).update(periodic_task=task)
         league.periodic_task = task
     return task
-
-
-def disable_schedule(league: League) -> None:
-    """Stop triggering a finished league."""
-    for task in PeriodicTask.objects.filter(name=task_name(league), enabled=True):
-        task.enabled = False
-        task.save(update_fields=["enabled"])  # save() (not update()) tells beat the schedule changed

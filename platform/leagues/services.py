@@ -11,7 +11,6 @@ from django.db import transaction
 from bots.models import Bot, SmokeStatus
 from leagues.models import Entrant, Entry, League, LeagueStatus
 from leagues.rounds import advance, on_match_final, open_rounds
-from leagues.schedule import sync_schedule
 
 log = logging.getLogger(__name__)
 
@@ -19,12 +18,12 @@ __all__ = ["advance", "enter", "on_match_final", "save_league", "sweep_leagues",
 
 
 def save_league(league: League, user: Any = None) -> League:
-    """Save a league (new or edited) and create or update its beat schedule in the same transaction."""
+    """Save a league (new or edited); its beat schedule follows in the same transaction (a ``post_save``
+    hook, ``leagues.apps``, so the admin, the shell and fixtures schedule it too)."""
     with transaction.atomic():
         if league.pk is None and user is not None and getattr(user, "is_authenticated", False):
             league.created_by = user
         league.save()
-        sync_schedule(league)
     return league
 
 

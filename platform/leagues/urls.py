@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import config.ids  # noqa: F401  (registers the <id:...> converter)
 from leagues import views
 
 urlpatterns = [
@@ -12,5 +13,5 @@ urlpatterns = [
     path("<slug:slug>/run/", views.league_run, name="league-run"),
     path("<slug:slug>/enter/", views.league_enter, name="league-enter"),
     path("<slug:slug>/withdraw/", views.league_withdraw, name="league-withdraw"),
-    path("<slug:slug>/rounds/<int:number>/", views.league_round, name="league-round"),
+    path("<slug:slug>/rounds/<id:number>/", views.league_round, name="league-round"),
 ]

@@ -12,11 +12,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from bots.models import Bot
+from config.ids import object_id
 from leagues import services
 from leagues.forms import LeagueForm
 from leagues.models import Entrant, Entry, League, LeagueMatch, LeagueRound, LeagueStatus, Standing
@@ -145,7 +146,12 @@ def league_run(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _entry(request: HttpRequest, slug: str, join: bool) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("ruleset"), slug=slug)
-    bot = get_object_or_404(Bot.objects.select_related("active_version"), pk=request.POST.get("bot") or 0)
+    bot_id = object_id(request.POST.get("bot"))
+    if bot_id is None:
+        return HttpResponseBadRequest(
+            "The form needs a bot id (a whole number).\n", content_type="text/plain"
+        )
+    bot = get_object_or_404(Bot.objects.select_related("active_version"), pk=bot_id)
     try:
         if join:
             services.enter(league, bot, request.user)

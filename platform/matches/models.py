@@ -36,8 +36,22 @@ TRANSITIONS: dict[str, set[str]] = {
 }
 
 
+class Origin(models.TextChoices):
+    """Why a match exists: the scheduler shares the workers between origins (``docs/scheduling.md``)."""
+
+    LADDER = "ladder", "Ladder"
+    LEAGUE = "league", "League"
+    CHALLENGE = "challenge", "Challenge"
+    VERSIONTEST = "versiontest", "Version test"
+
+
 class Match(models.Model):
-    """One game between bot versions on a rule set, run by a Celery worker through the referee."""
+    """One game between bot versions on a rule set, run by a Celery worker through the referee.
+
+    A match is created ``queued`` and waits in the database until the scheduler hands it to the workers
+    (``dispatched_at``); ``created_by`` is the user whose quota and fair share it counts against (none for
+    the ladder and leagues).
+    """
 
     ruleset = models.ForeignKey("rulesets.RuleSet", on_delete=models.PROTECT, related_name="matches")
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.QUEUED)
@@ -49,7 +63,11 @@ class Match(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenges"
     )
+    origin = models.CharField(max_length=12, choices=Origin.choices, default=Origin.CHALLENGE)
     created_at = models.DateTimeField(auto_now_add=True)
+    dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the scheduler handed it to the workers (null: still waiting)."
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -65,6 +83,11 @@ class Match(models.Model):
             models.Index(fields=["status", "started_at"], name="match_status_started"),
             models.Index(fields=["created_by", "created_at"], name="match_creator_created"),
             models.Index(fields=["-finished_at"], name="match_finished"),
+            models.Index(
+                fields=["origin", "created_by", "created_at"],
+                condition=models.Q(status="queued", dispatched_at__isnull=True),
+                name="match_waiting",
+            ),
         ]
 
     def __str__(self) -> str:

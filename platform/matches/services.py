@@ -17,13 +17,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion, SmokeStatus
-from matches.models import Match, MatchStatus, Participant, Replay
+from matches.models import Match, MatchStatus, Origin, Participant, Replay
 from ratings.services import apply_match
 from rulesets.models import RuleSet
 from viewer.services import store_decision_logs
 
 log = logging.getLogger(__name__)
 MAX_TEXT = 64 * 1024
+#: A table has at most 10 seats (the engine's limit): a challenger's bot and 9 opponents.
+MAX_OPPONENTS = 9
 
 
 def create_match(
@@ -33,13 +35,19 @@ def create_match(
     created_by: Any = None,
     seed: int | None = None,
     duplicate: bool = False,
+    origin: str = Origin.CHALLENGE,
 ) -> Match:
-    """Queue a match between the bots' active versions, seated in the given order.
+    """Queue a match between the bots' active versions, seated in the given order; the scheduler hands
+    it to the workers (``scheduling.dispatcher``).
 
     Raises ``ValidationError`` if the table is not allowed: player count outside the rule set's
     range, an inactive bot or one without a version, a version that failed its smoke test, or
-    (rated) a version that has not passed it yet or a bot taking two seats.
+    (rated) a version that has not passed it yet or a bot taking two seats; and
+    ``scheduling.quotas.QuotaExceeded`` when ``created_by`` has used up their challenge quota.
     """
+    from scheduling.dispatcher import dispatch_after_commit
+    from scheduling.quotas import CHALLENGES, enforce
+
     if not ruleset.is_active:
         raise ValidationError(f"The rule set {ruleset.slug} is not active.")
     if not ruleset.min_players <= len(bots) <= ruleset.max_players:
@@ -62,23 +70,26 @@ def create_match(
             )
         versions.append(version)
     with transaction.atomic():
+        if origin == Origin.CHALLENGE:
+            enforce(created_by, CHALLENGES)
         match = Match.objects.create(
             ruleset=ruleset,
             rated=rated,
             duplicate=duplicate,
             created_by=created_by,
+            origin=origin,
             seed=seed if seed is not None else secrets.randbelow(2**31),
         )
         Participant.objects.bulk_create(
             Participant(match=match, seat=seat, bot=bot, bot_version=version)
             for seat, (bot, version) in enumerate(zip(bots, versions, strict=True))
         )
-        transaction.on_commit(lambda: enqueue_match(match.pk))
+        dispatch_after_commit()
     return match
 
 
 def enqueue_match(match_id: int) -> None:
-    """Send the match to the ``matches`` queue (a lost message is re-sent by the reaper)."""
+    """Send a dispatched match to the ``matches`` queue (a lost message is re-sent by the reaper)."""
     from matches.tasks import run_match_task
 
     try:
@@ -226,7 +237,8 @@ def fail(match_id: int, attempt: int | None, error: str, retry: bool = False) ->
 
 def reap_stale(now: Any = None) -> dict[str, int]:
     """Re-queue (or fail, when out of attempts) running matches whose worker has not finished in
-    time, and re-send queued matches whose message may have been lost. Returns counts."""
+    time, and re-send dispatched matches whose message may have been lost (matches still waiting for the
+    scheduler are left to it). Returns counts."""
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.UNO_ARENA_REAP_AFTER)
     counts = {"requeued": 0, "failed": 0, "resent": 0}
@@ -239,7 +251,9 @@ def reap_stale(now: Any = None) -> dict[str, int]:
             counts["requeued"] += 1
         elif status == MatchStatus.FAILED:
             counts["failed"] += 1
-    forgotten = Match.objects.filter(status=MatchStatus.QUEUED, created_at__lt=stale, started_at__isnull=True)
+    forgotten = Match.objects.filter(
+        status=MatchStatus.QUEUED, dispatched_at__lt=stale, started_at__isnull=True
+    )
     for match_id in list(forgotten.values_list("pk", flat=True)[:500]):
         enqueue_match(match_id)  # duplicates are harmless: claim() lets one through
         counts["resent"] += 1

@@ -18,9 +18,10 @@ from django.utils import timezone
 
 from bots.models import BotVersion, SmokeStatus
 from ladder.tables import Seat, create_matches
-from matches.models import Match, MatchStatus, Participant, Replay
+from matches.models import Match, MatchStatus, Origin, Participant, Replay
 from matches.services import fail
 from rulesets.models import RuleSet
+from scheduling.quotas import VERSION_TESTS, enforce, exempt, limits_for
 from versiontests.models import TestMatch, TestStatus, VersionTest
 
 log = logging.getLogger(__name__)
@@ -52,9 +53,10 @@ def create_test(
 ) -> VersionTest:
     """Start a test of ``new_version`` against ``baseline`` and queue its first batch.
 
-    Raises ``PermissionDenied`` unless ``user`` owns the new version's bot (or is staff), and
+    Raises ``PermissionDenied`` unless ``user`` owns the new version's bot (or is staff),
     ``ValidationError`` for a rule set without two-player tables, the same version twice, a version
-    that failed its smoke test, or bounds with ``elo1 <= elo0``.
+    that failed its smoke test, bounds with ``elo1 <= elo0`` or a batch above the user's quota, and
+    ``scheduling.quotas.QuotaExceeded`` when the user already runs their quota of tests.
     """
     if not new_version.bot.is_owned_by(user):
         raise PermissionDenied("Only the bot's owner can test its versions.")
@@ -67,7 +69,11 @@ def create_test(
             raise ValidationError(f"{version} failed its smoke test.")
     if not elo1 > elo0:
         raise ValidationError("elo1 must be greater than elo0.")
+    batch_limit = limits_for(user).test_batch
+    if batch_pairs > batch_limit and not exempt(user):
+        raise ValidationError(f"A version test queues at most {batch_limit} pairs at a time (batch_pairs).")
     with transaction.atomic():
+        enforce(user, VERSION_TESTS)
         test = VersionTest.objects.create(
             bot=new_version.bot,
             new_version=new_version,
@@ -104,7 +110,14 @@ def schedule_batch(test: VersionTest) -> int:
     seats = [Seat(new.bot_id, new.pk, new.smoke_status), Seat(base.bot_id, base.pk, base.smoke_status)]
     batch = test.batches + 1
     with transaction.atomic():
-        matches = create_matches(test.ruleset, [seats] * size, rated=False, duplicate=True)
+        matches = create_matches(
+            test.ruleset,
+            [seats] * size,
+            rated=False,
+            duplicate=True,
+            created_by=test.created_by,
+            origin=Origin.VERSIONTEST,
+        )
         TestMatch.objects.bulk_create(
             TestMatch(test=test, batch=batch, index=k, match=m) for k, m in enumerate(matches, start=1)
         )

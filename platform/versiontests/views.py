@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from scheduling.quotas import QuotaExceeded
+from scheduling.throttles import VersionTestThrottle, refusal
 from versiontests import services
 from versiontests.forms import VersionTestForm
 from versiontests.models import VersionTest
@@ -42,9 +44,13 @@ def test_create(request: HttpRequest) -> HttpResponse:
     """Start a test; ``?version=<id>`` preselects the version (the version page links here)."""
     initial = {"new_version": request.GET.get("version")} if request.GET.get("version") else None
     form = VersionTestForm(request.POST or None, user=request.user, initial=initial)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            too_many = refusal(request, VersionTestThrottle)
+            if too_many:
+                raise QuotaExceeded(too_many)
             test = services.create_test(
                 request.user,
                 data["new_version"],
@@ -58,10 +64,13 @@ def test_create(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             for message in exc.messages:
                 form.add_error(None, message)
+        except QuotaExceeded as exc:
+            form.add_error(None, str(exc.detail))
+            status = 429
         else:
             messages.success(request, "The test is running; its first batch is queued.")
             return redirect(test)
-    return render(request, "versiontests/test_form.html", {"form": form})
+    return render(request, "versiontests/test_form.html", {"form": form}, status=status)
 
 
 def test_detail(request: HttpRequest, pk: int) -> HttpResponse:

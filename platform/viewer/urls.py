@@ -2,9 +2,10 @@
 
 from django.urls import path
 
+import config.ids  # noqa: F401  (registers the <id:...> converter)
 from viewer import views
 
 urlpatterns = [
-    path("matches/<int:pk>/view.json", views.view_json, name="match-view-data"),
-    path("matches/<int:pk>/stderr.json", views.stderr_json, name="match-decision-stderr"),
+    path("matches/<id:pk>/view.json", views.view_json, name="match-view-data"),
+    path("matches/<id:pk>/stderr.json", views.stderr_json, name="match-decision-stderr"),
 ]

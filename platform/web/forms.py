@@ -8,7 +8,20 @@ from django import forms
 
 from bots.models import Bot
 from bots.validation import MAX_UPLOAD_BYTES
+from matches.services import MAX_OPPONENTS
 from rulesets.models import RuleSet
+
+
+class BoundedModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """A multiple choice of at most ``MAX_OPPONENTS`` values, counted before any query is made."""
+
+    def clean(self, value: Any) -> Any:
+        """Refuse too many values, then check them (one query)."""
+        if value and len(value) > MAX_OPPONENTS:
+            raise forms.ValidationError(
+                f"Pick at most {MAX_OPPONENTS} opponents: a table has at most 10 seats."
+            )
+        return super().clean(value)
 
 
 class BotForm(forms.ModelForm):
@@ -48,11 +61,11 @@ class ChallengeForm(forms.Form):
 
     bot = forms.ModelChoiceField(queryset=Bot.objects.none(), label="Your bot")
     ruleset = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_active=True), to_field_name="slug")
-    opponents = forms.ModelMultipleChoiceField(
+    opponents = BoundedModelMultipleChoiceField(
         queryset=Bot.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        help_text="Other players' active bots and the example bots (to compare two of your own bots, start a "
-        "version test).",
+        help_text=f"Other players' active bots and the example bots, at most {MAX_OPPONENTS} (to compare two of "
+        "your own bots, start a version test).",
     )
     rated = forms.BooleanField(required=False, initial=True)
 

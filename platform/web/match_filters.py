@@ -7,25 +7,14 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from leagues.models import League
-from matches.models import Match
+from matches.models import Match, Origin
 from rulesets.models import RuleSet
 
-#: origin -> the matches it covers (each match has exactly one).
-ORIGINS: dict[str, Q] = {
-    "ladder": Q(ladder__isnull=False),
-    "league": Q(league_match__isnull=False),
-    "versiontest": Q(version_test__isnull=False),
-    "challenge": Q(ladder__isnull=True, league_match__isnull=True, version_test__isnull=True),
-}
-ORIGIN_LABELS = {
-    "ladder": "Ladder",
-    "league": "League",
-    "versiontest": "Version test",
-    "challenge": "Challenge",
-}
+#: origin -> its label (``Match.origin``, which the scheduler shares the workers by).
+ORIGIN_LABELS = dict(Origin.choices)
 
 
 class MatchFilterForm(forms.Form):
@@ -63,7 +52,7 @@ class MatchFilterForm(forms.Form):
         if data.get("rated"):
             matches = matches.filter(rated=data["rated"] == "yes")
         if data.get("origin"):
-            matches = matches.filter(ORIGINS[data["origin"]])
+            matches = matches.filter(origin=data["origin"])
         if data.get("league"):
             matches = matches.filter(league_match__round__league=data["league"])
         return matches

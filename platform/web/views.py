@@ -21,16 +21,18 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_POST
 
 from bots.models import Bot, BotVersion, SmokeStatus
-from bots.services import create_version, set_active_version
+from bots.services import create_bot, create_version, set_active_version
 from bots.storage import source_files, source_zip
+from config.uploads import upload_refused
 from matches.models import Match, MatchStatus, Participant
 from matches.replay_http import replay_response
 from matches.services import create_match
-from matches.throttling import ChallengeThrottle
 from ratings import cache as leaderboard_cache
 from ratings.queries import leaderboard as leaderboard_query
 from ratings.queries import number_rows
 from rulesets.models import RuleSet
+from scheduling.quotas import QuotaExceeded
+from scheduling.throttles import BotCreateThrottle, ChallengeThrottle, UploadThrottle, refusal
 from web.forms import BotEditForm, BotForm, ChallengeForm, UploadForm
 from web.match_filters import MatchFilterForm, with_origin
 
@@ -59,13 +61,23 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 def bot_create(request: HttpRequest) -> HttpResponse:
     """Create a bot, then upload its first version."""
     form = BotForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         bot = form.save(commit=False)
         bot.owner = request.user
-        bot.save()
-        messages.success(request, f"Bot {bot.name} created. Now upload its first version.")
-        return redirect("version-upload", pk=bot.pk)
-    return render(request, "web/bot_create.html", {"form": form, "title": "New bot", "multipart": False})
+        try:
+            too_many = refusal(request, BotCreateThrottle)
+            if too_many:
+                raise QuotaExceeded(too_many)
+            create_bot(request.user, bot.save)
+        except QuotaExceeded as exc:
+            form.add_error(None, str(exc.detail))
+            status = 429
+        else:
+            messages.success(request, f"Bot {bot.name} created. Now upload its first version.")
+            return redirect("version-upload", pk=bot.pk)
+    context = {"form": form, "title": "New bot", "multipart": False}
+    return render(request, "web/bot_create.html", context, status=status)
 
 
 @login_required
@@ -85,9 +97,19 @@ def version_upload(request: HttpRequest, pk: int) -> HttpResponse:
     """Owner: upload a new version (validated; nothing is stored on error)."""
     bot = _own_bot(request, pk)
     form = UploadForm(request.POST or None, request.FILES or None, initial={"activate": True})
-    if request.method == "POST" and form.is_valid():
+    status = 200
+    refused = upload_refused(request)
+    if refused:
+        form = UploadForm(request.POST, request.FILES)  # bound, even if nothing but the file was sent
+        form.is_valid()  # the file is then missing: say why
+        form.add_error("file", refused)
+        status = 413
+    elif request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
+            too_many = refusal(request, UploadThrottle)
+            if too_many:
+                raise QuotaExceeded(too_many)
             version = create_version(
                 bot,
                 upload.name,
@@ -98,12 +120,20 @@ def version_upload(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             for message in exc.messages:
                 form.add_error("file", message)
+        except QuotaExceeded as exc:
+            form.add_error(None, str(exc.detail))
+            status = 429
         else:
-            messages.success(request, f"Version {version.number} uploaded; its smoke test is queued.")
+            pending = (
+                " and it becomes the active version once it passes" if bot.pending_version == version else ""
+            )
+            messages.success(
+                request, f"Version {version.number} uploaded; its smoke test is queued{pending}."
+            )
             return redirect(version)
     title = f"Upload a version of {bot.name}"
     context = {"form": form, "title": title, "multipart": True, "bot": bot}
-    return render(request, "web/version_upload.html", context)
+    return render(request, "web/version_upload.html", context, status=status)
 
 
 def version_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -157,8 +187,17 @@ def version_activate(request: HttpRequest, pk: int, number: int) -> HttpResponse
     """Owner: make this version the active one."""
     bot = _own_bot(request, pk)
     version = get_object_or_404(BotVersion.objects.defer("archive"), bot=bot, number=number)
-    set_active_version(bot, version)
-    messages.success(request, f"Version {number} is now active.")
+    try:
+        active = set_active_version(bot, version)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        if active:
+            messages.success(request, f"Version {number} is now active.")
+        else:
+            messages.success(
+                request, f"Version {number} becomes the active version once its smoke test passes."
+            )
     return redirect(bot)
 
 
@@ -248,9 +287,12 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
 def challenge(request: HttpRequest) -> HttpResponse:
     """Challenge other bots with one of yours (rate-limited per user, like the API)."""
     form = ChallengeForm(request.POST or None, user=request.user)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        if not ChallengeThrottle().allow_request(request, None):  # type: ignore[arg-type]
-            form.add_error(None, "You have sent too many challenges; please wait a while.")
+        too_many = refusal(request, ChallengeThrottle)
+        if too_many:
+            form.add_error(None, too_many)
+            status = 429
         else:
             data: dict[str, Any] = form.cleaned_data
             bots = [
@@ -262,7 +304,10 @@ def challenge(request: HttpRequest) -> HttpResponse:
             except ValidationError as exc:
                 for message in exc.messages:
                     form.add_error(None, message)
+            except QuotaExceeded as exc:
+                form.add_error(None, str(exc.detail))
+                status = 429
             else:
                 messages.success(request, f"Match {match.pk} is queued.")
                 return redirect(match)
-    return render(request, "web/challenge.html", {"form": form})
+    return render(request, "web/challenge.html", {"form": form}, status=status)

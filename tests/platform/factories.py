@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.models import Bot, BotVersion, SmokeStatus
-from bots.services import create_version
+from bots.services import create_version, record_smoke_result
 
 BOT_SOURCE = b"""import json, sys
 for line in sys.stdin:
@@ -45,13 +45,17 @@ class FakeResult:
     decisions: int = 42
 
 
+def finish_smoke_test(version: BotVersion, passed: bool = True, log: str = "secret log") -> None:
+    """End the version's smoke test as the task does (so a pending version becomes active when it passes)."""
+    BotVersion.objects.filter(pk=version.pk).update(smoke_status=SmokeStatus.RUNNING)
+    assert record_smoke_result(version.pk, passed, log)
+
+
 def make_bot(user: Any, name: str, passed: bool = True, source: bytes = BOT_SOURCE) -> Bot:
-    """A bot with one version, smoke test passed (or pending)."""
+    """A bot with one version: smoke test passed (the active version), or still pending (not active yet)."""
     bot = Bot.objects.create(owner=user, name=name, description=f"{name} test bot")
     version = create_version(bot, "bot.py", source)
     if passed:
-        BotVersion.objects.filter(pk=version.pk).update(
-            smoke_status=SmokeStatus.PASSED, smoke_log="secret log"
-        )
+        finish_smoke_test(version)
     bot.refresh_from_db()
     return bot

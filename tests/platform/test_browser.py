@@ -75,7 +75,7 @@ def test_sign_up_upload_challenge_and_watch(
     with redis_broker(live_services["broker"]):
         call_command("load_example_bots", stdout=StringIO())
         examples = list(
-            Bot.objects.filter(owner__username="examples").values_list("active_version", flat=True)
+            Bot.objects.filter(owner__username="examples").values_list("pending_version", flat=True)
         )
         wait_for(
             lambda: (

@@ -92,7 +92,9 @@ def test_fuzz_bots_lose_cleanly_through_a_real_worker(
     staff: Any,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    settings: Any,
 ) -> None:
+    settings.UNO_ARENA_QUOTA_SMOKE_TESTS = 1000  # one owner uploads every fuzz bot at once
     fuzz_seed = int(os.environ.get("FUZZ_SEED") or random.randrange(2**32))
     why = f"FUZZ_SEED={fuzz_seed}"
     plans = _plans(fuzz_seed)
@@ -116,6 +118,8 @@ def test_fuzz_bots_lose_cleanly_through_a_real_worker(
 
         # A bot may behave in its smoke test and misbehave later: let them all play rated matches.
         BotVersion.objects.filter(pk__in=version_ids).update(smoke_status=SmokeStatus.PASSED)
+        for version in BotVersion.objects.filter(pk__in=version_ids):  # as if each had passed: active
+            Bot.objects.filter(pk=version.bot_id).update(active_version=version)
         matches: dict[str, Match] = {}
         for i, (name, bot) in enumerate(fuzz.items()):
             bot.refresh_from_db()

@@ -19,7 +19,7 @@ from arena.engine.cards import CARDS, DECKS, RANK_NAMES, parse_card
 from arena.engine.rules import PRESETS
 from bots.models import Bot, BotVersion, Language, SmokeStatus
 from guide import docs, rulebook
-from matches.models import Match
+from matches.models import Match, Origin
 from matches.services import create_match
 from rulesets.models import RuleSet
 from tests.platform.factories import make_bot
@@ -298,10 +298,10 @@ def mixed(classic: RuleSet, bot: Bot, rival: Bot, owner: Any) -> dict[str, Match
     from versiontests.models import TestMatch, VersionTest
 
     seven = RuleSet.objects.get(slug="seven-o")
-    ladder = create_match(classic, [bot, rival], rated=True)
+    ladder = create_match(classic, [bot, rival], rated=True, origin=Origin.LADDER)
     LadderMatch.objects.create(match=ladder)
     challenge = create_match(seven, [bot, rival], rated=False, created_by=owner)
-    league_match = create_match(classic, [bot, rival], rated=True)
+    league_match = create_match(classic, [bot, rival], rated=True, origin=Origin.LEAGUE)
     league = League.objects.create(name="Spring cup", slug="spring", ruleset=classic)
     round_ = LeagueRound.objects.create(league=league, number=1)
     LeagueMatch.objects.create(round=round_, table=0, match=league_match)
@@ -310,7 +310,7 @@ def mixed(classic: RuleSet, bot: Bot, rival: Bot, owner: Any) -> dict[str, Match
     test = VersionTest.objects.create(
         bot=bot, new_version=version, baseline_version=rival.active_version, ruleset=classic, created_by=owner
     )
-    vt = create_match(classic, [bot, rival], rated=False)
+    vt = create_match(classic, [bot, rival], rated=False, origin=Origin.VERSIONTEST)
     TestMatch.objects.create(test=test, batch=0, index=0, match=vt)
     return {"ladder": ladder, "challenge": challenge, "league": league_match, "versiontest": vt}
 

@@ -172,7 +172,7 @@ def test_rating_history_is_immutable(match: Match, fake_play: list[Any]) -> None
 def test_match_creation_rules(classic: Any, bot: Any, rival: Any, owner: Any) -> None:
     from django.core.exceptions import ValidationError
 
-    from bots.models import BotVersion, SmokeStatus
+    from bots.models import Bot, BotVersion, SmokeStatus
     from tests.platform.factories import make_bot
 
     with pytest.raises(ValidationError, match="one seat"):
@@ -180,6 +180,11 @@ def test_match_creation_rules(classic: Any, bot: Any, rival: Any, owner: Any) ->
     with pytest.raises(ValidationError, match="players"):
         services.create_match(classic, [bot], rated=True)
     pending = make_bot(owner, "pendingbot", passed=False)
+    with pytest.raises(ValidationError, match="not active or has no version"):  # active once it passes
+        services.create_match(classic, [bot, pending], rated=False)
+    # An active version still being tested (its smoke test re-run, or from before that rule) plays unrated.
+    Bot.objects.filter(pk=pending.pk).update(active_version=pending.pending_version)
+    pending.refresh_from_db()
     with pytest.raises(ValidationError, match="smoke test"):
         services.create_match(classic, [bot, pending], rated=True)
     assert services.create_match(classic, [bot, pending], rated=False).status == MatchStatus.QUEUED

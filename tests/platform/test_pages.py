@@ -95,8 +95,9 @@ def test_web_challenge_and_rate_limit(
     clients: dict[str, Any], bot: Bot, rival: Bot, classic: RuleSet, settings: Any
 ) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"challenge": "2/hour"}}
-    from matches.throttling import ChallengeThrottle
+    from scheduling.throttles import ChallengeThrottle
 
+    saved = ChallengeThrottle.THROTTLE_RATES
     ChallengeThrottle.THROTTLE_RATES = {"challenge": "2/hour"}
     try:
         form = {"bot": bot.pk, "ruleset": "classic", "opponents": [rival.pk], "rated": "on"}
@@ -104,8 +105,8 @@ def test_web_challenge_and_rate_limit(
             response = clients["owner"].post("/challenge/", form)
             assert response.status_code == 302
         response = clients["owner"].post("/challenge/", form)
-        assert response.status_code == 200
-        assert b"too many challenges" in response.content
+        assert response.status_code == 429
+        assert b"Too many requests" in response.content
         assert Match.objects.count() == 2
         api_response = clients["owner"].post(
             "/api/challenges/",
@@ -113,16 +114,17 @@ def test_web_challenge_and_rate_limit(
             content_type="application/json",
         )
         assert api_response.status_code == 429
-    finally:
-        from rest_framework.settings import api_settings
-
-        ChallengeThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    finally:  # the rates as they were (api_settings still holds the overridden ones here)
+        ChallengeThrottle.THROTTLE_RATES = saved
 
 
 def test_challenge_form_rejects_bad_tables(
     clients: dict[str, Any], bot: Bot, classic: RuleSet, other: Any
 ) -> None:
     pending = make_bot(other, "pending", passed=False)
+    Bot.objects.filter(pk=pending.pk).update(
+        active_version=pending.pending_version
+    )  # active, being re-tested
     form = {"bot": bot.pk, "ruleset": "classic", "opponents": [pending.pk], "rated": "on"}
     response = clients["owner"].post("/challenge/", form)
     assert response.status_code == 200

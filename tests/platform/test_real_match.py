@@ -30,8 +30,9 @@ def test_examples_pass_smoke_tests_and_play_a_rated_match(rulesets: None, settin
     bots = list(Bot.objects.filter(owner__username=settings.UNO_ARENA_SYSTEM_USER).order_by("name"))
     assert [b.name for b in bots] == ["greedy-bot", "random-bot", "strategist"]  # not the helper/template
     for bot in bots:
-        assert bot.active_version is not None
-        assert smoke_test_version.apply(args=[bot.active_version.pk]).get() == "passed", bot.name
+        assert bot.active_version is None
+        assert bot.pending_version is not None
+        assert smoke_test_version.apply(args=[bot.pending_version.pk]).get() == "passed", bot.name
     for bot in bots:
         bot.refresh_from_db()
         assert bot.active_version is not None
@@ -53,11 +54,15 @@ def test_broken_bot_fails_its_smoke_test(rulesets: None, owner: Any, settings: A
 
     settings.UNO_ARENA_RUNNER = "process"
     bot = make_bot(owner, "crasher", passed=False, source=b"import sys\nsys.exit(3)\n")
-    assert bot.active_version is not None
-    assert smoke_test_version.apply(args=[bot.active_version.pk]).get() == "failed"
-    bot.active_version.refresh_from_db()
-    assert bot.active_version.smoke_status == SmokeStatus.FAILED
-    assert "FAULT" in bot.active_version.smoke_log or "could not run" in bot.active_version.smoke_log
+    version = bot.pending_version
+    assert version is not None
+    assert smoke_test_version.apply(args=[version.pk]).get() == "failed"
+    version.refresh_from_db()
+    assert version.smoke_status == SmokeStatus.FAILED
+    assert "FAULT" in version.smoke_log or "could not run" in version.smoke_log
+    bot.refresh_from_db()
+    assert bot.active_version is None
+    assert bot.pending_version is None
 
 
 def test_the_factory_bot_passes_its_smoke_test(rulesets: None, owner: Any, settings: Any) -> None:
@@ -66,5 +71,7 @@ def test_the_factory_bot_passes_its_smoke_test(rulesets: None, owner: Any, setti
 
     settings.UNO_ARENA_RUNNER = "process"
     bot = make_bot(owner, "plain", passed=False)
+    assert bot.pending_version is not None
+    assert smoke_test_version.apply(args=[bot.pending_version.pk]).get() == "passed"
+    bot.refresh_from_db()
     assert bot.active_version is not None
-    assert smoke_test_version.apply(args=[bot.active_version.pk]).get() == "passed"

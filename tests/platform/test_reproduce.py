@@ -31,7 +31,7 @@ from django.test import Client
 from bots.models import Bot, SmokeStatus
 from bots.services import create_version
 from ladder.tables import Seat, create_matches
-from matches.models import Match, MatchStatus, Participant, Replay
+from matches.models import Match, MatchStatus, Origin, Participant, Replay
 from rulesets.models import RuleSet
 from tests.platform.live_support import CeleryWorker, redis_broker, require_examples, smoke_tested, wait_for
 
@@ -107,13 +107,15 @@ def test_the_viewer_command_plays_a_ladder_game_of_random_bots_exactly_again(
         create_version(dice, "dice.zip", _dice_upload(), "bot.py")
         names = ["random-bot", "dice", "strategist"]
         bots = [Bot.objects.get(name=n) for n in names]
-        statuses = smoke_tested([b.active_version_id for b in bots if b.active_version_id], 180)
+        statuses = smoke_tested([b.pending_version_id for b in bots if b.pending_version_id], 180)
         assert set(statuses.values()) == {SmokeStatus.PASSED}, statuses
         for b in bots:
             b.refresh_from_db()
         # A ladder match: what the matchmaker queues (rated, the active versions, a fresh seed).
         seats = [Seat(b.pk, b.active_version_id) for b in bots]
-        (match,) = create_matches(RuleSet.objects.get(slug="classic"), [seats], rated=True)
+        (match,) = create_matches(
+            RuleSet.objects.get(slug="classic"), [seats], rated=True, origin=Origin.LADDER
+        )
         match = wait_for(
             lambda: Match.objects.filter(
                 pk=match.pk, status__in=[MatchStatus.FINISHED, MatchStatus.FAILED]

@@ -54,9 +54,9 @@ def test_a_bot_writing_nul_on_stderr_is_recorded_finished(
     require_postgres()
     nul = make_bot(owner, "nul-bot", passed=False, source=NUL_BOT)
     rival = make_bot(other, "rival")
-    assert nul.active_version is not None
-    assert smoke_test_version.apply(args=[nul.active_version.pk]).get() == "passed"
-    version = BotVersion.objects.get(pk=nul.active_version.pk)
+    assert nul.pending_version is not None
+    assert smoke_test_version.apply(args=[nul.pending_version.pk]).get() == "passed"
+    version = BotVersion.objects.get(pk=nul.pending_version.pk)
     assert version.smoke_status == SmokeStatus.PASSED
     assert "nul:\\x00 esc:\\x1b[2J" in version.smoke_log
 
@@ -162,17 +162,17 @@ def test_a_smoke_log_that_cannot_be_stored_fails_the_version(
     import bots.tasks
 
     bot = make_bot(owner, "raw", passed=False)
-    assert bot.active_version is not None
+    assert bot.pending_version is not None
     monkeypatch.setattr(bots.tasks, "smoke_test", lambda version: (True, "PASSED \ud800"))
-    assert smoke_test_version.apply(args=[bot.active_version.pk]).get() == "failed"
-    version = BotVersion.objects.get(pk=bot.active_version.pk)
+    assert smoke_test_version.apply(args=[bot.pending_version.pk]).get() == "failed"
+    version = BotVersion.objects.get(pk=bot.pending_version.pk)
     assert version.smoke_status == SmokeStatus.FAILED  # not left running for the reaper to loop on
     assert "could not be stored" in version.smoke_log
     assert version.smoke_attempts == 1
 
 
 def test_the_reaper_gives_up_on_a_smoke_test_lost_too_often(
-    owner: Any, monkeypatch: pytest.MonkeyPatch
+    owner: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     import bots.services
 
@@ -182,19 +182,24 @@ def test_the_reaper_gives_up_on_a_smoke_test_lost_too_often(
     versions = {}
     for attempts in (1, SMOKE_MAX_ATTEMPTS):
         bot = make_bot(owner, f"lost-{attempts}", passed=False)
-        assert bot.active_version is not None
-        BotVersion.objects.filter(pk=bot.active_version.pk).update(
+        assert bot.pending_version is not None
+        BotVersion.objects.filter(pk=bot.pending_version.pk).update(
             smoke_status=SmokeStatus.RUNNING,
             smoke_checked_at=long_ago,
             smoke_attempts=attempts,
             created_at=long_ago,
         )
-        versions[attempts] = bot.active_version.pk
-    assert reap_smoke_tests() == 1
-    assert sent == [versions[1]]
+        versions[attempts] = bot.pending_version.pk
+    assert reap_smoke_tests() == 0  # nothing re-sent blindly: the lost one goes back to the scheduler
     retried = BotVersion.objects.get(pk=versions[1])
     given_up = BotVersion.objects.get(pk=versions[SMOKE_MAX_ATTEMPTS])
     assert retried.smoke_status == SmokeStatus.PENDING
+    assert retried.smoke_dispatched_at is None
+    from scheduling.dispatcher import dispatch
+
+    with django_capture_on_commit_callbacks(execute=True):
+        dispatch()
+    assert sent == [versions[1]]  # handed to the workers again, first (a smoke test)
     assert given_up.smoke_status == SmokeStatus.FAILED
     assert "never finished" in given_up.smoke_log
     # A version given up on is not run again.

@@ -35,7 +35,21 @@ def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
 def test_development_defaults() -> None:
     result = load_settings(DATABASE_URL="")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["True", "auto", "filesystem://", "django.db.backends.sqlite3"]
+    # Safe by default: DEBUG is off unless the one switch asks for it.
+    assert result.stdout.split() == ["False", "auto", "filesystem://", "django.db.backends.sqlite3"]
+
+
+def test_the_debug_switch() -> None:
+    result = load_settings(DATABASE_URL="", UNO_ARENA_DEBUG="1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "True"
+    assert load_settings(DATABASE_URL="", DEBUG="1").stdout.split()[0] == "False"  # not Django's old name
+
+
+def test_production_refuses_debug() -> None:
+    result = load_settings(UNO_ARENA_PRODUCTION="1", SECRET_KEY="x" * 50, UNO_ARENA_DEBUG="1")
+    assert result.returncode != 0
+    assert "UNO_ARENA_DEBUG" in result.stderr
 
 
 def test_production_refuses_default_secret_key() -> None:

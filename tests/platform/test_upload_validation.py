@@ -124,9 +124,12 @@ def test_good_zip_upload(api: dict[str, Any], bot: Bot) -> None:
     assert response.json()["smoke_status"] == "pending"
     bot.refresh_from_db()
     assert bot.active_version is not None
-    assert bot.active_version.entry_point == "mybot/main.py"
-    assert bot.active_version.file_count == 3
-    assert bot.active_version.command == ("python3", "mybot/main.py")
+    assert bot.active_version.number == 1
+    version = bot.pending_version
+    assert version is not None
+    assert version.entry_point == "mybot/main.py"
+    assert version.file_count == 3
+    assert version.command == ("python3", "mybot/main.py")
 
 
 def test_version_is_unpacked_for_the_sandbox(bot: Bot) -> None:

@@ -74,7 +74,7 @@ def test_worker_plays_a_challenge_end_to_end(
         call_command("load_example_bots", stdout=StringIO())
         example_bots = list(Bot.objects.filter(owner__username="examples").order_by("name"))
         assert len(example_bots) == len(examples)
-        statuses = smoke_tested([b.active_version_id for b in example_bots if b.active_version_id])
+        statuses = smoke_tested([b.pending_version_id for b in example_bots if b.pending_version_id])
         assert set(statuses.values()) == {SmokeStatus.PASSED}, {
             v.bot.name: v.smoke_log for v in BotVersion.objects.filter(pk__in=statuses).select_related("bot")
         }

@@ -242,11 +242,12 @@ export class Viewer {
       .join("");
     const many = view.hands.length > 24;
     this.el.marks.innerHTML = view.hands
-      .map((row, i) => {
-        const left = D ? (100 * row[3]) / D : 0;
-        return `<button type="button" data-hand="${i}" style="left:${left}%" title="Hand ${row[0]}" aria-label="Hand ${row[0]}">${many ? "" : `H${row[0]}`}</button>`;
-      })
+      .map((row, i) => `<button type="button" data-hand="${i}" title="Hand ${row[0]}" aria-label="Hand ${row[0]}">${many ? "" : `H${row[0]}`}</button>`)
       .join("");
+    // Positions through the CSSOM, not style attributes: the Content-Security-Policy allows no inline styles.
+    this.el.marks.querySelectorAll("button").forEach((button, i) => {
+      button.style.left = `${D ? (100 * view.hands[i][3]) / D : 0}%`;
+    });
   }
 
   // --- Navigation ----------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ class Command(BaseCommand):
             self.stderr.write(f"skipped {name}: a bot of that name belongs to someone else")
             return
         sha = hashlib.sha256(validate_upload(filename, data, entry_point).archive).hexdigest()
-        current = bot.active_version
+        current = bot.pending_version or bot.active_version  # a new version is active once it passes
         if current is not None and current.sha256 == sha:
             self.stdout.write(f"{name}: up to date (v{current.number}, {current.smoke_status})")
             return

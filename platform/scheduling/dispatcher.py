@@ -1,0 +1,157 @@
+"""The dispatcher: hands waiting jobs (matches and smoke tests) to the workers, as many as there are free
+slots, in the order :func:`scheduling.planner.plan` gives.
+
+Matches are created ``queued`` and wait in the database (``Match.dispatched_at`` null), smoke tests wait
+``pending`` (``BotVersion.smoke_dispatched_at`` null). Only dispatched jobs are sent to Celery, so the
+broker never holds more than the capacity, and whoever floods the site waits in the database in their own
+queue while everybody else's work goes by.
+
+:func:`dispatch` runs after every commit that creates jobs, after every job that ends (a finished match
+makes room for the next one at once, in the worker that finished it), and every
+``UNO_ARENA_DISPATCH_EVERY`` seconds from beat (which also asks how many workers are alive). Dispatches
+never overlap: each one locks the single ``DispatchLock`` row.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from bots.models import BotVersion, SmokeStatus
+from ladder.workers import known_match_workers, match_workers
+from matches.models import Match, MatchStatus
+from scheduling.conf import scheduler_settings
+from scheduling.models import DispatchLock, FairShare
+from scheduling.planner import SMOKE, Job, clock_key, origin_key, owner_key, plan
+
+log = logging.getLogger(__name__)
+MATCH, SMOKE_TEST = "match", "smoke"
+IN_FLIGHT = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+SMOKE_IN_FLIGHT = (SmokeStatus.PENDING, SmokeStatus.RUNNING)
+
+
+def slots(ask_workers: bool = False) -> int:
+    """How many jobs the workers may hold at once: ``min(capacity, workers x per_worker)``.
+
+    ``ask_workers`` broadcasts to the workers (one second at most); otherwise the last answer is used. An
+    unknown number counts as one worker, so the site never stops because a reply was lost."""
+    conf = scheduler_settings()
+    workers = match_workers(grace=max(60.0, 6 * conf.every)) if ask_workers else known_match_workers()
+    return max(0, min(conf.capacity, max(1, workers) * conf.per_worker))
+
+
+def busy() -> int:
+    """Jobs handed to the workers and not done yet (two counts)."""
+    matches = Match.objects.filter(dispatched_at__isnull=False, status__in=IN_FLIGHT).count()
+    smoke = BotVersion.objects.filter(
+        smoke_dispatched_at__isnull=False, smoke_status__in=SMOKE_IN_FLIGHT
+    ).count()
+    return matches + smoke
+
+
+def waiting(per_group: int) -> list[Job]:
+    """The oldest ``per_group`` waiting jobs of every (origin, owner): all the planner may need to fill
+    ``per_group`` slots (two queries, however long the queues are)."""
+    rank = Window(
+        RowNumber(), partition_by=[F("origin"), F("created_by")], order_by=[F("created_at"), F("id")]
+    )
+    matches = (
+        Match.objects.filter(status=MatchStatus.QUEUED, dispatched_at__isnull=True)
+        .annotate(rank=rank)
+        .filter(rank__lte=per_group)
+        .values_list("pk", "origin", "created_by_id", "created_at")
+    )
+    smoke_rank = Window(RowNumber(), partition_by=[F("bot__owner")], order_by=[F("created_at"), F("id")])
+    smoke = (
+        BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, smoke_dispatched_at__isnull=True)
+        .annotate(rank=smoke_rank)
+        .filter(rank__lte=per_group)
+        .values_list("pk", "bot__owner_id", "created_at")
+    )
+    jobs = [Job(at.timestamp(), (MATCH, pk), origin, owner) for pk, origin, owner, at in matches]
+    jobs += [Job(at.timestamp(), (SMOKE_TEST, pk), SMOKE, owner) for pk, owner, at in smoke]
+    return jobs
+
+
+def _state_keys(jobs: Iterable[Job]) -> set[str]:
+    keys = {clock_key("origins")}
+    for job in jobs:
+        keys |= {origin_key(job.origin), clock_key(job.origin), owner_key(job.origin, job.owner)}
+    return keys
+
+
+def _lock() -> DispatchLock:
+    lock = DispatchLock.objects.select_for_update().filter(pk=1).first()
+    if lock is None:
+        DispatchLock.objects.get_or_create(pk=1)
+        lock = DispatchLock.objects.select_for_update().get(pk=1)
+    return lock
+
+
+def dispatch(ask_workers: bool = False) -> dict[str, Any]:
+    """Fill the free slots with waiting jobs, fairly; send them to Celery after the commit.
+
+    Returns ``{"slots", "free", "dispatched", "origins": {origin: count}}``."""
+    conf = scheduler_settings()
+    total = slots(ask_workers)
+    with transaction.atomic():
+        lock = _lock()
+        free = max(0, total - busy())
+        result: dict[str, Any] = {"slots": total, "free": free, "dispatched": 0, "origins": {}}
+        if free == 0:
+            return result
+        jobs = waiting(free)
+        if not jobs:
+            return result
+        state = dict(FairShare.objects.filter(key__in=_state_keys(jobs)).values_list("key", "value"))
+        picks, changed = plan(jobs, free, conf.policy, state)
+        now = timezone.now()
+        match_ids = [job.key[1] for job in picks if job.key[0] == MATCH]  # type: ignore[index]
+        version_ids = [job.key[1] for job in picks if job.key[0] == SMOKE_TEST]  # type: ignore[index]
+        Match.objects.filter(pk__in=match_ids).update(dispatched_at=now)
+        BotVersion.objects.filter(pk__in=version_ids).update(smoke_dispatched_at=now)
+        FairShare.objects.bulk_create(
+            [FairShare(key=key, value=value) for key, value in changed.items()],
+            update_conflicts=True,
+            unique_fields=["key"],
+            update_fields=["value"],
+        )
+        lock.dispatched_at = now
+        lock.dispatched += len(picks)
+        lock.save(update_fields=["dispatched_at", "dispatched"])
+        order = [job.key for job in picks]
+        transaction.on_commit(lambda: _send(order))
+        for job in picks:
+            result["origins"][job.origin] = result["origins"].get(job.origin, 0) + 1
+        result["dispatched"] = len(picks)
+    log.info("dispatch: %s", result)
+    return result
+
+
+def _send(keys: list[Any]) -> None:
+    """Send the dispatched jobs to the ``matches`` queue, in the planner's order."""
+    from bots.services import enqueue_smoke_test
+    from matches.services import enqueue_match
+
+    for kind, pk in keys:
+        (enqueue_smoke_test if kind == SMOKE_TEST else enqueue_match)(pk)
+
+
+def request_dispatch() -> None:
+    """Dispatch now, never raising (called after commits: a failure here must not break a request or a
+    match; beat dispatches again within ``UNO_ARENA_DISPATCH_EVERY`` seconds)."""
+    try:
+        dispatch()
+    except Exception:
+        log.exception("dispatch failed; beat will retry")
+
+
+def dispatch_after_commit() -> None:
+    """Dispatch once the current transaction commits (at once outside a transaction)."""
+    transaction.on_commit(request_dispatch, robust=True)
