@@ -14,7 +14,7 @@ from arena.errors import ArenaError
 from arena.play.bot_text import clean
 
 # Modules that add their own subcommands with ``add_parser(subparsers)``; optional until they exist.
-_PLUGINS = ("arena.play.match_cli", "arena.engine.replay_log")
+_PLUGINS = ("arena.play.match_cli", "arena.play.ask_cli", "arena.engine.replay_log")
 
 
 def _simulate(args: argparse.Namespace) -> int:

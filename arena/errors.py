@@ -29,3 +29,7 @@ class NotYourTurn(IllegalAction):
 
 class ReplayError(ArenaError, ValueError):
     """A replay that is malformed, of an unknown version, or that does not re-simulate to what it says."""
+
+
+class PositionError(ArenaError, ValueError):
+    """A position (docs/position.md) that is malformed, of an unknown version, or impossible."""

@@ -28,7 +28,7 @@ class GreedyBot(Bot):
         legal = request["legal"]
         if len(legal) == 1:
             return legal[0]
-        for always in ("slap", "catch"):
+        for always in ("slap", "catch", "say_uno"):
             if always in legal:
                 return always
         hand = request["observation"]["hand"]
@@ -42,6 +42,8 @@ class GreedyBot(Bot):
             code, _, colour = action.rstrip("!").partition(":")
             if code in ("draw", "keep", "take", "pass", "challenge", "color", "swap"):
                 continue
+            if action.endswith("!") and len(hand) != 2:
+                continue  # a false UNO call (rule option false_uno) costs cards
             rest = [c for c in hand if c != code] or hand
             if colour and colour[0] != most_common_colour(rest):
                 continue

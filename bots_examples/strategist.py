@@ -20,7 +20,7 @@ can be measured in-process; :class:`Strategist` wires it to the uno_bot helper (
 
 from uno_bot import COLOURS, Bot, points, run  # the protocol helper, in the same folder
 
-NEUTRAL = ("draw", "keep", "take", "pass", "challenge", "catch", "slap")
+NEUTRAL = ("draw", "keep", "take", "pass", "challenge", "catch", "slap", "say_uno")
 #: Cards of each colour in each deck, and the deck sizes (docs/rules.md).
 COLOUR_CARDS = {"classic": 25, "2018": 25, "blank": 25, "no-mercy": 32}
 DECK_SIZE = {"classic": 108, "2018": 112, "blank": 112, "no-mercy": 148}
@@ -141,7 +141,7 @@ def next_seat(obs, seat, steps=1):
     n = obs["players"]
     for _ in range(steps):
         seat = (seat + obs["direction"]) % n
-        while obs["out"][seat]:
+        while obs["out"][seat] or obs.get("mercy", obs["out"])[seat]:
             seat = (seat + obs["direction"]) % n
     return seat
 
@@ -184,7 +184,7 @@ def choose(request, memory):
         return legal[0]
     obs = request["observation"]
     first = legal[0]
-    for eager in ("slap", "catch"):
+    for eager in ("slap", "catch", "say_uno"):
         if eager in legal:
             return eager
     hand = obs["hand"]
@@ -223,7 +223,7 @@ def best_play(plays, hand, obs, memory, nxt, threat):
     """Score every card play and return the best (the UNO-declaring form when there is one)."""
     best, best_score = plays[0], None
     wanted = best_colour(hand, memory, nxt if threat else None)
-    two = obs["players"] - sum(obs["out"]) == 2
+    two = obs["players"] - sum(obs["out"]) - sum(obs.get("mercy", [])) == 2
     for action in plays:
         code, named, uno = parse(action)
         colour = colour_of(code)
@@ -251,8 +251,8 @@ def best_play(plays, hand, obs, memory, nxt, threat):
                 score += 4.0
             if threat and memory.named[nxt] == colour:
                 score -= 4.0
-        if uno:
-            score += 100.0
+        if uno:  # a true call (one card left) is free; a false one costs cards (false_uno)
+            score += 100.0 if len(hand) == 2 else -100.0
         if best_score is None or score > best_score:
             best, best_score = action, score
     return best

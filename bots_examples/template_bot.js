@@ -29,14 +29,19 @@ class TemplateBot extends Bot {
     if (event.type === "play") this.seen.push(event.card);
   }
 
-  /** Prefer a play that declares UNO, then any play, then whatever comes first. */
+  /** Prefer a play that declares UNO (when it leaves one card), then any play, then whatever comes first. */
   decide(request) {
     const legal = request.legal;
     const obs = request.observation; // hand, top, color, hand_sizes, phase, pending_draw, ...
     const plays = legal.filter((a) => "RYGBWX".includes(a[0])); // card plays start with a colour or W
     if (obs.phase === "turn" && plays.length) {
-      const declared = plays.filter((a) => a.endsWith("!"));
-      return (declared.length ? declared : plays)[0];
+      if (obs.hand.length === 2) {
+        // this play leaves one card: declare UNO with it
+        const declared = plays.filter((a) => a.endsWith("!"));
+        return (declared.length ? declared : plays)[0];
+      }
+      // "!" here would be a false call (rule option false_uno): it costs cards
+      return plays.filter((a) => !a.endsWith("!"))[0];
     }
     return legal[0];
   }

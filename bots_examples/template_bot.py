@@ -13,7 +13,8 @@ from uno_bot import Bot, run  # the protocol helper, in the same folder
 
 
 class TemplateBot(Bot):
-    """Plays a card when it can (declaring UNO), otherwise the first legal action."""
+    """Plays a card when it can (declaring UNO when it leaves one card), otherwise the first legal action
+    (which says UNO when the rules offer it on its own, and catches, slaps and challenges when offered)."""
 
     name = "template"  # sent in "ready": 1 to 64 printable characters (anything else is a fault)
 
@@ -34,8 +35,11 @@ class TemplateBot(Bot):
         obs = request["observation"]  # hand, top, color, hand_sizes, phase, pending_draw, ...
         plays = [a for a in legal if a[0] in "RYGBWX"]  # card plays start with a colour or W
         if obs["phase"] == "turn" and plays:
-            declared = [a for a in plays if a.endswith("!")]
-            return (declared or plays)[0]
+            if len(obs["hand"]) == 2:  # this play leaves one card: declare UNO with it
+                plays = [a for a in plays if a.endswith("!")] or plays
+            else:  # "!" here would be a false call (rule option false_uno): it costs cards
+                plays = [a for a in plays if not a.endswith("!")]
+            return plays[0]
         return legal[0]
 
 

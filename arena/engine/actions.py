@@ -2,7 +2,8 @@
 
 Actions are short strings (see ``docs/rules.md``): a card code plays it (``R7``), a wild carries the
 named colour (``W4:B``), a trailing ``!`` declares UNO (``R7!``); ``draw``, ``keep``, ``take``,
-``challenge``, ``pass``, ``catch``, ``slap``; ``color:R``; ``swap:3``.
+``challenge``, ``pass``, ``catch``, ``slap``, ``say_uno`` (declaring UNO on its own, under
+``uno_call=window``); ``color:R``; ``swap:3``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ CATCH: Final = 6
 SLAP: Final = 7
 COLOR: Final = 8
 SWAP: Final = 9
+SAY_UNO: Final = 10
 
 MAX_SEATS: Final = 10
 
@@ -68,6 +70,7 @@ def _build() -> tuple[dict[str, ParsedAction], tuple[tuple[str, ...], ...], tupl
         ("pass", PASS),
         ("catch", CATCH),
         ("slap", SLAP),
+        ("say_uno", SAY_UNO),
     ):
         table[word] = ParsedAction(kind, -1, -1, False, -1)
     for colour, letter in enumerate(COLOURS):
@@ -89,7 +92,7 @@ def malformed(action: object) -> MalformedAction:
     """The error for something that is not an action string at all."""
     return MalformedAction(
         f"{action!r} is not an action (expected e.g. 'R7', 'W4:B', 'R7!', 'draw', 'keep', 'take', "
-        "'challenge', 'pass', 'catch', 'slap', 'color:R', 'swap:2')"
+        "'challenge', 'pass', 'catch', 'slap', 'say_uno', 'color:R', 'swap:2')"
     )
 
 

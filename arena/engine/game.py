@@ -36,10 +36,11 @@ CATCH: Final = 4
 SLAP: Final = 5
 JUMP: Final = 6
 OVER: Final = 7
-PHASES: Final = ("turn", "drawn", "color", "swap", "catch", "slap", "jump", "over")
+UNO: Final = 8
+PHASES: Final = ("turn", "drawn", "color", "swap", "catch", "slap", "jump", "over", "uno")
 
 # What happens after a card is played, before the next turn (the fixed order of out-of-turn chances).
-_ST_CATCH, _ST_SLAP, _ST_JUMP, _ST_TURN = range(4)
+_ST_UNO, _ST_CATCH, _ST_SLAP, _ST_JUMP, _ST_TURN = range(5)
 
 # Card effects.
 _NUM, _SKIP, _REV, _DRAWCARD, _SKIPALL, _REVALL, _WILD, _SHUFFLE, _CUSTOM = range(9)
@@ -132,6 +133,7 @@ class Game:
         *,
         deck: list[str] | None = None,
         dealer: int | None = None,
+        _state: dict[str, Any] | None = None,
     ) -> None:
         if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
             raise ArenaError(
@@ -145,7 +147,12 @@ class Game:
         self.rng = random.Random(self.seed)
         self.explicit_deck: Final = list(deck) if deck is not None else None
         restricted, standard_deck = _rule_tables(rules)
-        self._cards = parse_cards(deck) if deck is not None else standard_deck
+        cards: list[int] | tuple[int, ...]
+        if _state is not None:
+            cards = list(_state["cards"])
+        else:
+            cards = parse_cards(deck) if deck is not None else standard_deck
+        self._cards = cards
         if len(self._cards) <= rules.hand_size * players:
             raise ArenaError(
                 f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players"
@@ -156,6 +163,8 @@ class Game:
         self.explicit_dealer: Final = dealer
         if dealer is not None and not 0 <= dealer < players:
             raise ArenaError(f"dealer {dealer} is not a seat of a {players}-player game")
+        if _state is not None:
+            dealer = _state["dealer"]
         self.dealer = self.rng.randrange(players) if dealer is None else dealer
         self.history: list[tuple[int, str]] = []
         self.events: list[dict[str, Any]] = []
@@ -171,6 +180,14 @@ class Game:
         self._restrict_play = rules.wild_draw_four == "restricted" and not rules.challenge
         self._stacking = rules.stacking
         self._keep_drawing = rules.draw == "keep"
+        self._uno_window = rules.uno_call == "window"
+        self._false_uno = rules.false_uno
+        self._mercy = rules.mercy
+        self._owed_skip = rules.challenge_guilty == "draw-skip"
+        self._stack_free = rules.stack_colour == "any"
+        self._challenge_last = rules.challenge_last
+        self._slap_last = rules.smackdown and rules.smackdown_last == "slap"
+        self._away = [False] * players  # out of the game, or out of this hand (Mercy rule): _next skips them
         # Per-hand state; set by _start_hand.
         self.hands: list[list[int]] = []
         self.draw_pile: list[int] = []
@@ -188,6 +205,9 @@ class Game:
         self.challenge_value = 0
         self.drawn = -1
         self.uno = [False] * players
+        self.mercy_out = [False] * players
+        self.mercy_points = [0] * players
+        self.lost_turns = [0] * players
         self._passes = 0
         self._stage = _ST_TURN
         self._cont_seat = -1
@@ -198,7 +218,12 @@ class Game:
         self._legal: list[str] | None = None
         self._legal_seat = -1
         self._hand_event_start = 0
-        self._start_hand()
+        self.start_position: str | None = None
+        """The position the game was set up from (:meth:`from_position`), or None for a dealt game."""
+        if _state is None:
+            self._start_hand()
+        else:
+            self._load(_state)
 
     # --- Public API ----------------------------------------------------------------------------------
 
@@ -217,6 +242,8 @@ class Game:
             return (self._offers[0],)
         if phase == SLAP:
             return tuple(self._slappers)
+        if phase == UNO:
+            return (self._catch,)
         return ()
 
     @property
@@ -229,6 +256,8 @@ class Game:
             return self._offers[0]
         if phase == SLAP:
             return self._slappers[0]
+        if phase == UNO:
+            return self._catch
         return -1
 
     def legal_actions(self, seat: int | None = None) -> list[str]:
@@ -298,8 +327,10 @@ class Game:
             "out": list(self.out),
             "turn": self.turns,
             "drawn": _CODE[self.drawn] if self.phase == DRAWN and seat == self.cur else None,
-            "catch_target": self._catch if self.phase == CATCH else None,
+            "catch_target": self._catch if self.phase == CATCH or self.phase == UNO else None,
             "challengeable": self.challenge_from >= 0 and seat == self.cur and self.phase == TURN,
+            "mercy": list(self.mercy_out),
+            "lost_turns": list(self.lost_turns),
         }
         if history:
             obs["history"] = [redact(e, seat) for e in self.events[self._hand_event_start :]]
@@ -329,6 +360,85 @@ class Game:
         """The cards this game is played with."""
         return Counter(self._cards)
 
+    def position(self, seat: int | None = None) -> str:
+        """This position in one line of the position notation (``docs/position.md``): everything, or
+        (``seat``) only what that seat may see (other hands and the draw pile as card counts)."""
+        from arena.engine.position import encode
+
+        return encode(self, seat)
+
+    @classmethod
+    def from_position(cls, text: str, seed: int = 0) -> Game:
+        """A game set up at a position (``docs/position.md``); ``seed`` seeds its random generator (and
+        the cards a one-seat view hides). Raises :class:`~arena.errors.PositionError` naming what is
+        wrong."""
+        from arena.engine.position import decode
+
+        return decode(text, seed)
+
+    # --- Positions: what arena.engine.position reads and writes -----------------------------------------
+
+    def _snapshot(self) -> dict[str, Any]:
+        """The control state a position holds beyond the public attributes."""
+        return {
+            "offers": list(self._offers),
+            "slappers": list(self._slappers),
+            "after": self._cont_seat,
+            "next": self._cont_next,
+            "passes": self._passes,
+            "eliminated": [list(group) for group in self._eliminated],
+        }
+
+    def _load(self, st: dict[str, Any]) -> None:
+        """Set the game to a decoded position (card ids; piles top last), checked by the decoder."""
+        n = self.n
+        self.hand_no = st["hand_no"]
+        self.turns = st["turn"]
+        self.scores = list(st["scores"])
+        self.direction = st["direction"]
+        self.colour = st["colour"]
+        self.hands = [sorted(h) for h in st["hands"]]
+        self.discard = list(st["discard"])
+        self.draw_pile = list(st["pile"])
+        self.top_rank = _RANK[self.discard[-1]]
+        self.out = list(st["out"])
+        self._eliminated = [list(g) for g in st["eliminated"]]
+        self.mercy_out = list(st["mercy_out"])
+        self.mercy_points = list(st["mercy_points"])
+        self.lost_turns = list(st["lost_turns"])
+        self.uno = list(st["uno"])
+        self._away = [self.out[s] or self.mercy_out[s] for s in range(n)]
+        self._all_in = not any(self._away)
+        self.pending = st["pending"]
+        self.pending_top = self.discard[-1] if self.pending else -1
+        self.challenge_from = st["challenge"]
+        self.challenge_guilty = st["guilty"]
+        self.challenge_value = self.pending
+        self.drawn = st["drawn"]
+        self._passes = st["passes"]
+        phase = PHASES.index(st["phase"])
+        self.phase = phase
+        self.cur = st["current"]
+        self._cont_seat = st["after"]
+        self._cont_next = st["next"]
+        self._catch = self._cont_seat if phase in (CATCH, UNO) else -1
+        self._offers = list(st["offers"])
+        self._slappers = list(st["slappers"])
+        # The out-of-turn chance that comes after the pending decision (see _continue).
+        if phase == SWAP:
+            self._stage = _ST_UNO
+        elif phase == UNO:
+            self._stage = _ST_CATCH
+        elif phase == CATCH:
+            self._stage = _ST_SLAP
+        elif phase == SLAP:
+            self._stage = _ST_JUMP
+        else:
+            self._stage = _ST_TURN
+        if phase == OVER:
+            places = tuple(tuple(g) for g in st["places"])
+            self.outcome = Outcome(places, tuple(self.scores), st["termination"], self.hand_no)
+
     # --- Legal actions ---------------------------------------------------------------------------------
 
     def _compute_legal(self, seat: int) -> list[str]:
@@ -340,31 +450,39 @@ class Game:
         if phase == DRAWN:
             if seat != self.cur:
                 return []
-            table = _PLAY_UNO if len(self.hands[seat]) == 2 else _PLAY
-            return [*table[self.drawn], "keep"]
+            return [*self._table(len(self.hands[seat]))[self.drawn], "keep"]
         if phase == COLOR:
             return list(A.COLOR_ACTIONS) if seat == self.cur else []
         if phase == SWAP:
             if seat != self.cur:
                 return []
-            return [A.SWAP_ACTIONS[s] for s in range(self.n) if s != seat and not self.out[s]]
+            return [A.SWAP_ACTIONS[s] for s in range(self.n) if s != seat and not self._away[s]]
         if phase == CATCH:
             return ["catch", "pass"] if seat == self._offers[0] else []
         if phase == JUMP:
             if seat != self._offers[0]:
                 return []
-            table = _PLAY_UNO if len(self.hands[seat]) == 2 else _PLAY
-            return [*table[self.discard[-1]], "pass"]
+            return [*self._table(len(self.hands[seat]))[self.discard[-1]], "pass"]
         if phase == SLAP:
             return ["slap"] if seat in self._slappers else []
+        if phase == UNO:
+            return ["say_uno", "pass"] if seat == self._catch else []
         return []
+
+    def _table(self, held: int) -> tuple[tuple[str, ...], ...]:
+        """The ways to play each card for a seat holding ``held`` cards: with and without ``!`` when the
+        play leaves one card (or, with a false-UNO penalty, any number of cards), else without."""
+        if held == 2 or (self._false_uno and held > 2):
+            return _PLAY_UNO
+        return _PLAY
 
     def _can_draw(self) -> bool:
         return bool(self.draw_pile) or len(self.discard) > 1
 
     def _turn_actions(self, seat: int) -> list[str]:
         hand = self.hands[seat]
-        table = _PLAY_UNO if len(hand) == 2 else _PLAY
+        held = len(hand)
+        table = _PLAY_UNO if held == 2 or (self._false_uno and held > 2) else _PLAY  # _table, inlined: hot
         colour = self.colour
         rank = self.top_rank
         col = _COL
@@ -395,16 +513,22 @@ class Game:
         mode = self._stacking
         if mode == "same":
             return _RANK[card] == _RANK[top]
-        matches = _COL[card] < 0 or _RANK[card] == _RANK[top] or _COL[card] == self.colour
+        matches = self._stack_free or _COL[card] < 0 or _RANK[card] == _RANK[top] or _COL[card] == self.colour
         if mode == "mixed":
             return matches
         return matches and _DRAWV[card] >= _DRAWV[top]  # "any" (No Mercy): equal or higher value
 
     def _pending_actions(self, seat: int) -> list[str]:
+        offender = self.challenge_from
+        if offender >= 0 and not self.hands[offender]:
+            return [
+                "challenge",
+                "take",
+            ]  # a last card challenged (challenge_last): no stacking, the hand ends
         acts: list[str] = []
         if self._stacking != "none":
             hand = self.hands[seat]
-            table = _PLAY_UNO if len(hand) == 2 else _PLAY
+            table = self._table(len(hand))
             prev = -1
             for card in hand:
                 # A restricted wild draw card keeps its restriction when it answers a stack.
@@ -416,7 +540,7 @@ class Game:
                 ):
                     acts += table[card]
                 prev = card
-        if self.challenge_from >= 0:
+        if offender >= 0:
             acts.append("challenge")
         acts.append("take")
         return acts
@@ -464,10 +588,17 @@ class Game:
         elif kind == A.CHALLENGE:
             self._challenge(seat)
         elif kind == A.PASS:
-            self._offers.pop(0)
             self._emit({"type": "pass", "seat": seat, "window": PHASES[phase]})
+            if phase == UNO:
+                self._continue()
+                return
+            self._offers.pop(0)
             if not self._offers:
                 self._continue()
+        elif kind == A.SAY_UNO:
+            self.uno[seat] = True
+            self._emit({"type": "say_uno", "seat": seat})
+            self._continue()
         elif kind == A.CATCH:
             offender = self._catch
             self._catch = -1
@@ -479,7 +610,11 @@ class Game:
             self._emit({"type": "slap", "seat": seat})
             if not self._slappers:
                 self._draw(seat, 2, "slap")
-                self._continue()
+                player = self._cont_seat
+                if not self.hands[player] and not self.mercy_out[player]:  # a last 6 (smackdown_last=slap)
+                    self._end_hand(player, "out")
+                else:
+                    self._continue()
         elif kind == A.COLOR:
             self.colour = p.colour
             self._emit({"type": "color", "seat": seat, "color": COLOURS[p.colour]})
@@ -496,30 +631,39 @@ class Game:
             return (seat + self.direction * steps) % self.n
         n = self.n
         d = self.direction
-        out = self.out
+        away = self._away
         for _ in range(steps):
             seat = (seat + d) % n
-            while out[seat]:
+            while away[seat]:
                 seat = (seat + d) % n
         return seat
 
     def _active(self) -> int:
+        """Seats still in the game (not eliminated)."""
         return self.n - sum(self.out)
 
-    def _seats_after(self, seat: int) -> list[int]:
-        """Active seats in the direction of play, starting after ``seat``, ``seat`` excluded."""
-        seats = []
-        s = self._next(seat)
-        while s != seat:
-            seats.append(s)
-            s = self._next(s)
-        return seats
+    def _in_hand(self) -> int:
+        """Seats still playing this hand (neither eliminated nor out of it under the Mercy rule)."""
+        return self.n - sum(self._away)
 
-    def _draw(self, seat: int, count: int, reason: str, until_playable: bool = False) -> list[int]:
+    def _seats_after(self, seat: int) -> list[int]:
+        """Seats playing this hand in the direction of play, starting after ``seat``, ``seat`` excluded
+        (``seat`` itself may be out of the hand)."""
+        n, d = self.n, self.direction
+        if self._all_in:
+            return [(seat + d * i) % n for i in range(1, n)]
+        away = self._away
+        return [s for s in [(seat + d * i) % n for i in range(1, n)] if not away[s]]
+
+    def _draw(
+        self, seat: int, count: int, reason: str, until_playable: bool = False, mercy_now: bool = True
+    ) -> list[int]:
         """Move cards from the draw pile to a hand, reshuffling the discard pile when it runs out.
-        With both piles empty, fewer (or no) cards are drawn."""
+        With both piles empty, fewer (or no) cards are drawn. A seat that reaches the Mercy limit stops
+        drawing and is out of the hand (``mercy_now=False``: once the play in progress is over)."""
         hand = self.hands[seat]
         pile = self.draw_pile
+        mercy = self._mercy if mercy_now else 0
         got: list[int] = []
         while until_playable or len(got) < count:
             if not pile:
@@ -533,6 +677,8 @@ class Game:
             card = pile.pop()
             got.append(card)
             insort(hand, card)
+            if mercy and len(hand) >= mercy:
+                break
             if until_playable and self._playable(card, hand):
                 break
         if got:
@@ -540,11 +686,39 @@ class Game:
             if len(hand) > 1:
                 self.uno[seat] = False
             self._emit({"type": "draw", "seat": seat, "cards": [_CODE[c] for c in got], "reason": reason})
+            if mercy and len(hand) >= mercy:
+                self._mercy_out(seat)
         return got
+
+    def _mercy_out(self, seat: int) -> None:
+        """The Mercy rule: the seat's cards are shuffled into the draw pile and it is out of the hand; it
+        scores as holding them. Only a draw can reach the limit: a hand exchange (Seven-O, Shuffle Hands)
+        never makes the largest hand larger."""
+        if self._in_hand() <= 1:
+            return  # the last seat in the hand wins it (at the next turn) rather than going out too
+        hand = self.hands[seat]
+        self.mercy_points[seat] = sum(_PTS[c] for c in hand)
+        self.draw_pile.extend(hand)
+        shuffle(self.draw_pile, self.rng)
+        self.hands[seat] = []
+        self.mercy_out[seat] = True
+        self.uno[seat] = False
+        self.lost_turns[seat] = 0
+        self._away[seat] = True
+        self._all_in = False
+        self._emit({"type": "mercy", "seat": seat, "cards": [_CODE[c] for c in hand]})
+
+    def _mercy_sweep(self) -> None:
+        """Once a play is over (its swap or colour chosen): a seat that drew up to the Mercy limit during
+        its own play (a false UNO call) is out of the hand now."""
+        limit = self._mercy
+        for s in range(self.n):
+            if not self._away[s] and len(self.hands[s]) >= limit:
+                self._mercy_out(s)
 
     def _draw_turn(self, seat: int) -> None:
         got = self._draw(seat, 1, "draw", until_playable=self._keep_drawing)
-        if got and self._playable(got[-1], self.hands[seat]):
+        if got and not self.mercy_out[seat] and self._playable(got[-1], self.hands[seat]):
             self.drawn = got[-1]
             self.phase = DRAWN
             return
@@ -552,11 +726,15 @@ class Game:
 
     def _take(self, seat: int) -> None:
         count = self.pending
+        offender = self.challenge_from
         self.pending = 0
         self.pending_top = -1
         self.challenge_from = -1
         self._emit({"type": "take", "seat": seat, "count": count})
         self._draw(seat, count, "penalty")
+        if offender >= 0 and not self.hands[offender]:  # an unchallenged last card: the hand is won
+            self._end_hand(offender, "out")
+            return
         self._begin_turn(self._next(seat))
 
     def _challenge(self, seat: int) -> None:
@@ -568,10 +746,16 @@ class Game:
         self.pending_top = -1
         self._emit({"type": "challenge", "seat": seat, "target": offender, "guilty": guilty})
         if guilty:
-            self._draw(offender, value, "challenge")
+            if not self.mercy_out[offender]:  # (an offender out under the Mercy rule has nothing to draw)
+                self._draw(offender, value, "challenge")
+            if self._owed_skip and not self.mercy_out[offender]:
+                self.lost_turns[offender] += 1  # 004: the offender also loses their next turn
             self._begin_turn(seat, new_turn=False)
         else:
             self._draw(seat, value + 2, "challenge")
+            if not self.hands[offender]:  # an honest last card: the hand is won
+                self._end_hand(offender, "out")
+                return
             self._begin_turn(self._next(seat))
 
     def _swap(self, seat: int, target: int) -> None:
@@ -600,11 +784,13 @@ class Game:
             event["uno"] = True
         self._emit(event)
         if not left:
-            self._go_out(seat, card)
+            self._last_card(seat, card, guilty)
             return
+        if uno and left > 1:  # a false UNO call (false_uno); the Mercy rule waits for the end of the play
+            self._draw(seat, self._false_uno, "false_uno", mercy_now=False)
         self._cont_seat = seat
         self._catch = seat if left == 1 and not uno else -1
-        self._stage = _ST_CATCH
+        self._stage = _ST_UNO
         effect = _EFFECT[card]
         if effect == _NUM:
             if self._seven_o:
@@ -620,7 +806,7 @@ class Game:
             self._emit({"type": "skip", "seat": self._next(seat)})
             self._cont_next = self._next(seat, 2)
         elif effect == _REV:
-            if self._active() == 2:
+            if self._in_hand() == 2:
                 self._emit({"type": "skip", "seat": self._next(seat)})
                 self._cont_next = seat
             else:
@@ -678,8 +864,22 @@ class Game:
         self._emit({"type": "skip", "seat": victim})
         return self._next(victim)
 
-    def _go_out(self, seat: int, card: int) -> None:
-        """The last card was played: its draw penalty (and any stack) still lands, then the hand ends."""
+    def _last_card(self, seat: int, card: int, guilty: bool) -> None:
+        """The seat played its last card. Its draw penalty (and any stack under it) still lands, then the
+        hand ends; a restricted wild draw card may first be challenged (``challenge_last``), and a 6 is
+        first slapped by the others (6 Smackdown, ``smackdown_last=slap``)."""
+        if self._challenge_last and self._restricted[card] and not self.pending and self.rules.challenge:
+            self._draw_card_effect(seat, card, guilty)
+            self.cur = self._next(seat)
+            self.phase = TURN
+            self.turns += 1  # the victim's turn: only challenge or take (the turn cap cannot end a won hand)
+            return
+        if self._slap_last and card in _SIX:
+            self._cont_seat = seat
+            self._catch = -1
+            self._stage = _ST_SLAP
+            self._continue()
+            return
         if _DRAWV[card]:
             self._draw(self._next(seat), self.pending + _DRAWV[card], "penalty")
         self.pending = 0
@@ -691,7 +891,7 @@ class Game:
         hands = self.hands
         moved = [list(h) for h in hands]
         for s in range(self.n):
-            if not self.out[s]:
+            if not self._away[s]:
                 moved[self._next(s)] = hands[s]
         self.hands = moved
         self.uno = [False] * self.n
@@ -699,29 +899,42 @@ class Game:
         self._emit({"type": "rotate", "direction": self.direction})
 
     def _shuffle_hands(self, seat: int) -> None:
-        """Wild Shuffle Hands: collect, shuffle, deal from the player on the left. Every active seat still
-        holds a card before it (the player has not gone out), so every seat gets one back."""
+        """Wild Shuffle Hands: collect, shuffle, deal one at a time starting with the player on the left of
+        the player (the next seat clockwise, whatever the direction of play), the player last. Every seat
+        in the hand still holds a card before it (the player has not gone out), so every seat gets one
+        back."""
         pool = [c for s in range(self.n) for c in self.hands[s]]
         shuffle(pool, self.rng)
-        order = [*self._seats_after(seat), seat]
-        new_hands: list[list[int]] = [[] for _ in range(self.n)]
+        n = self.n
+        order = [s for s in ((seat + i) % n for i in range(1, n)) if not self._away[s]] + [seat]
+        new_hands: list[list[int]] = [[] for _ in range(n)]
         for i, card in enumerate(pool):
             new_hands[order[i % len(order)]].append(card)
         for h in new_hands:
             h.sort()
         self.hands = new_hands
-        self.uno = [False] * self.n
+        self.uno = [False] * n
         self._catch = -1
         self._emit({"type": "shuffle", "seat": seat, "hands": [[_CODE[c] for c in h] for h in new_hands]})
 
     def _continue(self) -> None:
         """Run the out-of-turn chances after a play, in their fixed order, then start the next turn."""
+        if self._mercy:
+            self._mercy_sweep()
         while True:
+            if not self._all_in and self._in_hand() <= 1:  # the Mercy rule left one seat: it wins the hand
+                self._stage = _ST_TURN
             stage = self._stage
-            if stage == _ST_CATCH:
+            if stage == _ST_UNO:
+                self._stage = _ST_CATCH
+                offender = self._catch
+                if self._uno_window and self._catchable(offender):
+                    self.phase = UNO
+                    return
+            elif stage == _ST_CATCH:
                 self._stage = _ST_SLAP
                 offender = self._catch
-                if offender >= 0 and len(self.hands[offender]) == 1 and not self.uno[offender]:
+                if self._catchable(offender):
                     self._offers = self._seats_after(offender)
                     self.phase = CATCH
                     return
@@ -730,7 +943,9 @@ class Game:
                 self._stage = _ST_JUMP
                 if self._smackdown and self.discard[-1] in _SIX:
                     seat = self._cont_seat
-                    self._slappers = [*self._seats_after(seat), seat]
+                    self._slappers = self._seats_after(seat)
+                    if self.hands[seat]:  # the player slaps too, unless it has just gone out
+                        self._slappers.append(seat)
                     self.phase = SLAP
                     return
             elif stage == _ST_JUMP:
@@ -746,9 +961,26 @@ class Game:
                 self._begin_turn(self._cont_next)
                 return
 
+    def _catchable(self, offender: int) -> bool:
+        return offender >= 0 and len(self.hands[offender]) == 1 and not self.uno[offender]
+
     def _begin_turn(self, seat: int, new_turn: bool = True) -> None:
-        """Start ``seat``'s turn; penalties without a choice and turns without any action resolve at once."""
+        """Start ``seat``'s turn; penalties without a choice, lost turns and turns without any action
+        resolve at once."""
+        if self._mercy:
+            self._mercy_sweep()
         while True:
+            if not self._all_in:
+                if self._in_hand() <= 1:  # everyone else is out of the hand under the Mercy rule
+                    self._end_hand(next(s for s in range(self.n) if not self._away[s]), "mercy")
+                    return
+                if self._away[seat]:
+                    seat = self._next(seat)
+            if self._owed_skip and new_turn and self.lost_turns[seat] and not self.pending:
+                self.lost_turns[seat] -= 1
+                self._emit({"type": "skip", "seat": seat, "owed": True})
+                seat = self._next(seat)
+                continue
             if new_turn:
                 self.turns += 1
                 if self.turns > self._max_turns:
@@ -771,7 +1003,7 @@ class Game:
                 return
             self._emit({"type": "pass", "seat": seat, "window": "turn"})
             self._passes += 1
-            if self._passes >= self._active():
+            if self._passes >= self._in_hand():
                 self._end_hand(-1, "blocked")
                 return
             seat = self._next(seat)
@@ -799,6 +1031,11 @@ class Game:
         self.direction = 1
         self.hands = [[] for _ in range(n)]
         self.uno = [False] * n
+        self.mercy_out = [False] * n
+        self.mercy_points = [0] * n
+        self.lost_turns = [0] * n
+        self._away = list(self.out)
+        self._all_in = not any(self.out)
         self.pending = 0
         self.pending_top = -1
         self.challenge_from = -1
@@ -882,7 +1119,7 @@ class Game:
 
     def _end_hand(self, winner: int, reason: str) -> None:
         rules = self.rules
-        points = [sum(_PTS[c] for c in h) for h in self.hands]
+        points = [sum(_PTS[c] for c in h) + m for h, m in zip(self.hands, self.mercy_points, strict=True)]
         active = [s for s in range(self.n) if not self.out[s]]
         gained = [0] * self.n
         if rules.scoring in ("winner-takes", "single-hand"):
@@ -910,6 +1147,8 @@ class Game:
             self._finish(termination, points, winner)
             return
         self.direction = 1  # the deal passes to the left, whatever the direction of play was
+        self._away = list(self.out)  # seats out of the last hand under the Mercy rule deal and play again
+        self._all_in = not any(self.out)
         self.dealer = self._next(self.dealer)
         self._start_hand()
 
@@ -922,7 +1161,6 @@ class Game:
             if fallen:
                 for s in fallen:
                     self.out[s] = True
-                self._all_in = False
                 self._eliminated.append(fallen)
                 self._emit({"type": "eliminated", "seats": fallen})
             if self._active() <= 1:
@@ -964,10 +1202,14 @@ def _group(order: list[int], key: list[int]) -> list[tuple[int, ...]]:
     return [tuple(g) for g in groups]
 
 
+PRIVATE_CARDS: Final = frozenset({"deal", "draw", "mercy"})
+"""Event types whose ``cards`` only their own seat sees (the others get a ``count``)."""
+
+
 def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     """The part of an event that ``seat`` may see: other players' card faces become counts."""
     etype = event["type"]
-    if (etype == "deal" or etype == "draw") and event["seat"] != seat:
+    if etype in PRIVATE_CARDS and event["seat"] != seat:
         public = dict(event)
         public["count"] = len(public.pop("cards"))
         return public

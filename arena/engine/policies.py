@@ -33,13 +33,15 @@ def _best_colour(game: Game, seat: int) -> int:
 
 
 def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
-    """Play the highest-value playable card (declaring UNO, naming the colour it holds most of); catch,
-    slap and jump in whenever it can; never challenge; swap with the smallest hand."""
+    """Play the highest-value playable card (declaring UNO when it leaves one card, naming the colour it
+    holds most of); say UNO, catch, slap and jump in whenever it can; never challenge; swap with the
+    smallest hand."""
     if len(legal) == 1:
         return legal[0]
-    for always in ("slap", "catch"):
+    for always in ("slap", "catch", "say_uno"):
         if always in legal:
             return always
+    last_but_one = len(game.hands[seat]) == 2
     if legal[0].startswith("color:"):
         return legal[_best_colour(game, seat)]
     if legal[0].startswith("swap:"):
@@ -53,6 +55,8 @@ def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -
             continue
         if ":" in action and action.split(":")[1][0] != colour:
             continue
+        if parsed.uno and not last_but_one:
+            continue  # a false UNO call (false_uno) costs cards
         value = CARDS[parsed.card].points * 2 + parsed.uno
         if value > best_value:
             best, best_value = action, value
@@ -67,10 +71,15 @@ def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -
 def rlcard_like_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
     """Random play under RLCard's UNO semantics, for like-for-like benchmarks: a uniformly random card
     play when there is one; draw only when there is none; always play a playable drawn card; always
-    declare UNO; never challenge; take every other out-of-turn chance (catch, jump in, slap)."""
+    declare UNO (truly); never challenge; take every other out-of-turn chance (catch, jump in, slap)."""
     last = legal[-1]
     if len(legal) > 1 and (last == "draw" or last == "keep" or last == "pass" or last == "take"):
-        legal = [a for a in legal if a[-1] == "!"] or legal[:-1]
+        if len(game.hands[seat]) == 2:
+            legal = [a for a in legal if a[-1] == "!"] or legal[:-1]
+        elif game.rules.false_uno:
+            legal = [a for a in legal[:-1] if a[-1] != "!"]
+        else:
+            legal = legal[:-1]
         if legal[-1] == "challenge":
             return "take"
     return legal[rng.randrange(len(legal))]

@@ -63,6 +63,8 @@ def make_replay(
         "outcome": game.outcome.to_dict() if game.outcome else None,
         "events_sha256": events_digest(game.events),
     }
+    if game.start_position is not None:  # set up from a position (docs/position.md), not dealt
+        replay["position"] = game.start_position
     if extra:
         replay["extra"] = extra
     replay["sha256"] = content_digest(replay)
@@ -88,6 +90,8 @@ def _check_shape(replay: Any) -> None:
         raise ReplayError(f"replay field 'deck' is not null or a list of card codes: {deck!r}")
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
         raise ReplayError(f"replay field 'dealer' is not null or a seat number: {dealer!r}")
+    if "position" in replay and not isinstance(replay["position"], str):
+        raise ReplayError("replay field 'position' is not a position string (docs/position.md)")
     for i, decision in enumerate(replay["decisions"]):
         if not (
             isinstance(decision, list)
@@ -99,9 +103,15 @@ def _check_shape(replay: Any) -> None:
 
 
 def new_game(replay: dict[str, Any]) -> Game:
-    """A fresh game with the replay's rules, players, seed, deck and dealer (no decisions applied)."""
+    """A fresh game with the replay's rules, players, seed, deck and dealer, or set up at its starting
+    position (no decisions applied)."""
     _check_shape(replay)
     try:
+        if "position" in replay:
+            game = Game.from_position(replay["position"], replay["seed"])
+            if game.n != replay["players"] or game.rules != RuleSet.from_dict(replay["rules"]):
+                raise ReplayError("replay position does not match its rules and players")
+            return game
         rules = RuleSet.from_dict(replay["rules"])
         return Game(
             rules, replay["players"], replay["seed"], deck=replay.get("deck"), dealer=replay.get("dealer")

@@ -68,6 +68,8 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
         ),
         "catch": lambda: f"{who(seat)} catches {who(event['target'])} without UNO",
         "slap": lambda: f"{who(seat)} slaps",
+        "say_uno": lambda: f"{who(seat)} says UNO!",
+        "mercy": lambda: f"{who(seat)} holds {cards} and is out of the hand (Mercy rule)",
         "color": lambda: f"{who(seat)} names {event['color']}",
         "swap": lambda: f"{who(seat)} swaps hands with {who(event['target'])}",
         "rotate": lambda: "every hand passes on",

@@ -1,4 +1,4 @@
-"""What a replay viewer needs, derived from a stored replay by re-simulating it (``uno-arena-view`` v1).
+"""What a replay viewer needs, derived from a stored replay by re-simulating it (``uno-arena-view`` v2).
 
 A replay stores only the rule set, the seed and the decisions (``docs/replay-format.md``). A viewer needs
 more: the omniscient event list, for every decision the legal actions that were offered and the range of
@@ -19,8 +19,11 @@ True
 
 Positions: ``bounds[i]`` is the index of the first event of decision ``i`` (so the table *before* decision
 ``i`` is the state after ``events[:bounds[i]]``); ``bounds[-1]`` is the number of events. The events before
-``bounds[0]`` are the first deal. ``points[i]`` is the engine's ``[phase, current, turn, to_move]`` at
-``bounds[i]``.
+``bounds[0]`` are the first deal. ``points[i]`` is the engine's ``[phase, current, turn, to_move, control]``
+at ``bounds[i]``, where ``control`` is the middle of the complete position there (docs/position.md: the
+fields from ``move`` to ``places``, :func:`arena.engine.position.control`); table.js adds the rest from the
+table it rebuilt, so the viewer can copy the position at every decision without a position per decision
+in the data.
 """
 
 from __future__ import annotations
@@ -30,18 +33,19 @@ from typing import Any, Final
 
 from arena.engine.cards import CARDS, DECK_SIZES
 from arena.engine.game import PHASES, Game
+from arena.engine.position import control
 from arena.engine.replay import events_digest, new_game, steps
-from arena.engine.rules import OPTIONS, PRESETS, RuleSet
+from arena.engine.rules import rules_spec
 from arena.errors import ReplayError
 
 VIEW_FORMAT: Final = "uno-arena-view"
-VIEW_VERSION: Final = 1
+VIEW_VERSION: Final = 2
 """Bumped whenever the shape of :func:`expand`'s result changes (cached expansions are then rebuilt)."""
 
 DUPLICATE_FORMAT: Final = "uno-arena-duplicate"
 """The referee's container of one replay per seat rotation (``arena.play.referee.DUPLICATE_FORMAT``)."""
 
-_PILE_CHANGES: Final = frozenset({"flip", "reshuffle"})
+_PILE_CHANGES: Final = frozenset({"flip", "reshuffle", "mercy"})
 
 
 def game_replays(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -54,34 +58,9 @@ def game_replays(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [dict(replay)]
 
 
-def rules_spec(rules: RuleSet) -> str:
-    """The shortest ``preset[,option=value...]`` spec (``python -m arena ... --rules``) for a rule set.
-
-    >>> rules_spec(PRESETS["seven-o"]), rules_spec(PRESETS["classic"].replace(target=200))
-    ('seven-o', 'classic,target=200')
-    """
-
-    def diff(base: RuleSet) -> list[str]:
-        return [
-            f"{name}={_spec_value(getattr(rules, name))}"
-            for name in OPTIONS
-            if getattr(rules, name) != getattr(base, name)
-        ]
-
-    candidates = [(name, diff(base)) for name, base in PRESETS.items()]
-    if rules.name in PRESETS:  # prefer the preset the rule set says it came from, at equal length
-        candidates.sort(key=lambda c: c[0] != rules.name)
-    name, changes = min(candidates, key=lambda c: len(c[1]))
-    return ",".join([name, *changes])
-
-
-def _spec_value(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
 def _point(game: Game) -> list[Any]:
-    """``[phase, current, turn, to_move]`` of the game now."""
-    return [PHASES[game.phase], game.cur, game.turns, list(game.to_move)]
+    """``[phase, current, turn, to_move, control]`` of the game now."""
+    return [PHASES[game.phase], game.cur, game.turns, list(game.to_move), " ".join(control(game))]
 
 
 def _pile(game: Game) -> list[str]:
@@ -109,6 +88,10 @@ def expand(replay: Mapping[str, Any], *, verify: bool = True) -> dict[str, Any]:
     if replay.get("format") == DUPLICATE_FORMAT:
         raise ReplayError("expand one game of a duplicate-deal replay (see game_replays)")
     replay = dict(replay)
+    if "position" in replay:
+        raise ReplayError(
+            "the viewer shows dealt games; this one was set up at a position (python -m arena replay)"
+        )
     game = new_game(replay)
     decisions_in = replay["decisions"]
     bounds = [len(game.events)]

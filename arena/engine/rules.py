@@ -96,6 +96,50 @@ OPTIONS: Final[dict[str, Option]] = {
         ),
         Option("uno_penalty", 2, "cards drawn by a player caught without declaring UNO", (2, 4)),
         Option(
+            "uno_call",
+            "card",
+            "declaring UNO: only with the next-to-last card (R7!), or also on its own (say_uno) after the "
+            "play, until caught (window)",
+            ("card", "window"),
+        ),
+        Option(
+            "false_uno",
+            0,
+            "cards drawn for declaring UNO on a play that leaves more than one card (0: such a call is not offered)",
+            (0, 2, 4),
+        ),
+        Option(
+            "challenge_last",
+            False,
+            "a restricted wild draw card played as the last card may be challenged (a bluff keeps the hand going)",
+            (True, False),
+        ),
+        Option(
+            "challenge_guilty",
+            "draw",
+            "a guilty Wild Draw Four: the offender draws (001), or draws and loses their next turn (004)",
+            ("draw", "draw-skip"),
+        ),
+        Option(
+            "stack_colour",
+            "match",
+            "stacking mixed/any: a coloured draw card answers by colour (the named one after a wild) or symbol, "
+            "or whatever the colours (any)",
+            ("match", "any"),
+        ),
+        Option(
+            "smackdown_last",
+            "slap",
+            "6 Smackdown, a 6 played as the last card: the others still slap it before the hand ends, or not (out)",
+            ("slap", "out"),
+        ),
+        Option(
+            "mercy",
+            0,
+            "Mercy rule (No Mercy): a player holding this many cards is out of the hand (0: off)",
+            bounds=(0, 200),
+        ),
+        Option(
             "scoring",
             "winner-takes",
             "how hands are scored and when the game ends",
@@ -145,6 +189,13 @@ class RuleSet:
     jump_in: bool = False
     smackdown: bool = False
     uno_penalty: int = 2
+    uno_call: str = "card"
+    false_uno: int = 0
+    challenge_last: bool = False
+    challenge_guilty: str = "draw"
+    stack_colour: str = "match"
+    smackdown_last: str = "slap"
+    mercy: int = 0
     scoring: str = "winner-takes"
     target: int = 500
     custom_wild: str = "plain"
@@ -218,6 +269,18 @@ def _validate(rules: RuleSet) -> None:
     if rules.custom_wild != "plain" and rules.deck != "2018":
         raise RulesError(
             f"custom_wild={rules.custom_wild!r} needs deck='2018' (only it has Wild Customizable cards)"
+        )
+    for name, needs, ok in (
+        ("challenge_last", "challenge=True", rules.challenge),
+        ("challenge_guilty", "challenge=True", rules.challenge),
+        ("stack_colour", "stacking 'mixed' or 'any'", rules.stacking in ("mixed", "any")),
+        ("smackdown_last", "smackdown=True", rules.smackdown),
+    ):
+        if getattr(rules, name) != OPTIONS[name].default and not ok:
+            raise RulesError(f"{name}={getattr(rules, name)!r} needs {needs} (otherwise it never applies)")
+    if rules.mercy and rules.mercy <= rules.hand_size:
+        raise RulesError(
+            f"mercy={rules.mercy} must be more than hand_size={rules.hand_size} (or 0 for no Mercy rule)"
         )
     dealt = rules.hand_size * rules.max_players
     if dealt >= DECK_SIZES[rules.deck]:
@@ -321,6 +384,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
             "003, 000",
             deck="no-mercy",
             stacking="any",
+            mercy=25,
         ),
     )
 }
@@ -371,3 +435,28 @@ def _coerce(option: Option, raw: str) -> Any:
         except ValueError:
             raise RulesError(f"rule option {option.name!r} must be an integer, not {raw!r}") from None
     return raw
+
+
+def rules_spec(rules: RuleSet) -> str:
+    """The shortest ``preset[,option=value...]`` spec (``python -m arena ... --rules``) for a rule set.
+
+    >>> rules_spec(PRESETS["seven-o"]), rules_spec(PRESETS["classic"].replace(target=200))
+    ('seven-o', 'classic,target=200')
+    """
+
+    def diff(base: RuleSet) -> list[str]:
+        return [
+            f"{name}={_spec_value(getattr(rules, name))}"
+            for name in OPTIONS
+            if getattr(rules, name) != getattr(base, name)
+        ]
+
+    candidates = [(name, diff(base)) for name, base in PRESETS.items()]
+    if rules.name in PRESETS:  # prefer the preset the rule set says it came from, at equal length
+        candidates.sort(key=lambda c: c[0] != rules.name)
+    name, changes = min(candidates, key=lambda c: len(c[1]))
+    return ",".join([name, *changes])
+
+
+def _spec_value(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)

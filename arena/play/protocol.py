@@ -332,7 +332,7 @@ _QQ: Final = '","'
 _OBS_KEYS: Final = (
     "seat", "players", "hand_no", "dealer", "phase", "to_move", "current", "hand", "top", "color",
     "direction", "hand_sizes", "draw_pile", "discard_pile", "pending_draw", "uno", "scores", "out", "turn",
-    "drawn", "catch_target", "challengeable",
+    "drawn", "catch_target", "challengeable", "mercy", "lost_turns",
 )  # fmt: skip
 
 
@@ -374,7 +374,8 @@ def encode_observation(obs: dict[str, Any]) -> str:
         f'"discard_pile":{o["discard_pile"]},"pending_draw":{o["pending_draw"]},"uno":{_bools(o["uno"])},'
         f'"scores":{_ints(o["scores"])},"out":{_bools(o["out"])},"turn":{o["turn"]},"drawn":{_opt(o["drawn"])},'
         f'"catch_target":{"null" if catch is None else catch},'
-        f'"challengeable":{"true" if o["challengeable"] else "false"}}}'
+        f'"challengeable":{"true" if o["challengeable"] else "false"},'
+        f'"mercy":{_bools(o["mercy"])},"lost_turns":{_ints(o["lost_turns"])}}}'
     )
 
 

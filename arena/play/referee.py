@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arena.engine.game import Game, redact
+from arena.engine.game import PRIVATE_CARDS, Game, redact
 from arena.engine.replay import make_replay
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, IllegalAction
@@ -626,7 +626,7 @@ class _Table:
         self.event_json: list[str] = []
         """Each event of the game as JSON, as seen by every seat it is not redacted for."""
         self.event_json_hidden: list[str] = []
-        """Each ``deal`` and ``draw`` event as JSON as the other seats see it (a count of cards)."""
+        """Each ``deal``, ``draw`` and ``mercy`` event as JSON as the other seats see it (a count of cards)."""
 
     def _pending(self, link: BotLink, upto: int | None = None) -> list[dict[str, Any]]:
         """The redacted events this bot has not seen yet (up to index ``upto``, exclusive)."""
@@ -648,14 +648,12 @@ class _Table:
             event = events[i]
             public.append(protocol.encode_event(event))
             kind = event["type"]
-            hidden.append(
-                protocol.encode_event(redact(event, -1)) if kind == "deal" or kind == "draw" else ""
-            )
+            hidden.append(protocol.encode_event(redact(event, -1)) if kind in PRIVATE_CARDS else "")
         parts = []
         for i in range(link.cursor, end):
             event = events[i]
             kind = event["type"]
-            if (kind == "deal" or kind == "draw") and event["seat"] != seat:
+            if kind in PRIVATE_CARDS and event["seat"] != seat:
                 parts.append(hidden[i])
             elif kind == "shuffle":
                 parts.append(protocol.encode_event(redact(event, seat)))

@@ -44,6 +44,8 @@ class SimulationReport:
     seconds: float = 0.0
     tallies: dict[str, BotTally] = field(default_factory=dict)
     terminations: dict[str, int] = field(default_factory=dict)
+    hand_ends: dict[str, int] = field(default_factory=dict)
+    """How the hands ended: ``out`` (a winner), ``mercy``, ``turn-cap``, ``blocked``."""
 
 
 def simulate(
@@ -73,6 +75,9 @@ def simulate(
         outcome = game.outcome
         assert outcome is not None
         report.terminations[outcome.termination] = report.terminations.get(outcome.termination, 0) + 1
+        for event in game.events:
+            if event["type"] == "hand_end":
+                report.hand_ends[event["reason"]] = report.hand_ends.get(event["reason"], 0) + 1
         for seat, name in enumerate(names):
             tally = report.tallies[name]
             tally.seats_played += 1
@@ -104,4 +109,7 @@ def format_report(report: SimulationReport) -> str:
         )
     ends = ", ".join(f"{k}: {v}" for k, v in sorted(report.terminations.items()))
     lines.append(f"game ends: {ends}")
+    hands = sum(report.hand_ends.values())
+    ways = ", ".join(f"{k}: {v} ({v / hands:.1%})" for k, v in sorted(report.hand_ends.items()))
+    lines.append(f"hand ends: {hands} hands; {ways}")
     return "\n".join(lines)

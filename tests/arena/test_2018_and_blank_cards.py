@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from scenario import cards, deal, events_of, hand, hands, playable
+from scenario import cards, deal, events_of, hand, hands, play, playable
 
 from arena.engine.cards import CARDS, deck_counter, parse_card
 
@@ -114,3 +114,37 @@ def test_a_blank_card_plays_as_a_plain_wild_and_scores_fifty():
 def test_the_2018_wilds_are_not_in_the_classic_deck(code):
     assert deck_counter("classic")[parse_card(code)] == 0
     assert deck_counter("2018")[parse_card(code)] == {"WS": 1, "WC": 3}[code]
+
+
+def test_after_a_reverse_wild_shuffle_hands_still_deals_from_the_players_left_three_players():
+    # Seat 0's Reverse turns play counter-clockwise, so seat 2 plays next; its left is still seat 0.
+    # 7 cards dealt one at a time from seat 0: seats 0, 1, 2, 0, 1, 2, 0.
+    game = deal("classic-2018", [["RR", "R2", "B5"], ["G1", "G2", "G3"], ["WS", "B3", "B4"]], "R9", PILE)
+    game.apply("RR")
+    assert game.to_move == (2,)
+    game.apply("WS")
+    assert [len(h) for h in hands(game)] == [3, 2, 2]
+    assert events_of(game, "shuffle")[0]["seat"] == 2
+    game.apply("color:G")
+    assert game.to_move == (1,)  # play goes on counter-clockwise from the player
+
+
+def test_after_a_reverse_wild_shuffle_hands_still_deals_from_the_players_left_four_players():
+    dealt = [
+        ["RR", "R2", "B5", "B6"],
+        ["G1", "G2", "G3", "G4"],
+        ["Y1", "Y2", "Y3", "Y4"],
+        ["WS", "B3", "B4", "B7"],
+    ]
+    game = deal("classic-2018", dealt, "R9", PILE)
+    game.apply("RR")
+    assert game.to_move == (3,)
+    game.apply("WS")  # 14 cards from seat 0: 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1
+    assert [len(h) for h in hands(game)] == [4, 4, 3, 3]
+
+
+def test_wild_shuffle_hands_deals_from_the_next_seat_clockwise_of_any_player():
+    dealt = [["R2", "B5", "B6"], ["WS", "G2", "G3"], ["Y1", "Y2", "Y3"], ["B1", "B3", "B4"]]
+    game = deal("classic-2018", dealt, "R9", PILE)
+    play(game, "R2", "WS")  # seat 1's left is seat 2: 10 cards to seats 2, 3, 0, 1, 2, 3, 0, 1, 2, 3
+    assert [len(h) for h in hands(game)] == [2, 2, 3, 3]

@@ -24,7 +24,13 @@ from arena.engine.rules import OPTIONS, RuleSet
 from arena.errors import IllegalAction, MalformedAction, NotYourTurn, ReplayError, RulesError
 
 # Small numbers keep a whole game to a few hundred decisions.
-SMALL_BOUNDS = {"target": (1, 300), "max_turns": (10, 120), "max_hands": (1, 3), "hand_size": (1, 10)}
+SMALL_BOUNDS = {
+    "target": (1, 300),
+    "max_turns": (10, 120),
+    "max_hands": (1, 3),
+    "hand_size": (1, 10),
+    "mercy": (0, 30),
+}
 CODES = frozenset(card.code for card in CARDS)
 ALL_ACTIONS = sorted(ACTIONS)
 
@@ -99,7 +105,7 @@ class Knowledge:
             elif event["type"] == "shuffle":  # a re-dealt hand is known to its new holder
                 for seat, hand in enumerate(event["hands"]):
                     self.held[seat].update(hand)
-            elif event["type"] in ("deal", "draw"):
+            elif event["type"] in ("deal", "draw", "mercy"):  # a seat's own cards (mercy: handed back)
                 self.held[event["seat"]].update(event["cards"])
 
 

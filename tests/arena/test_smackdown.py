@@ -3,7 +3,7 @@
 import pytest
 from scenario import deal, events_of, hand, play
 
-from arena.errors import NotYourTurn
+from arena.errors import NotYourTurn, RulesError
 
 PILE = ["B1", "B2", "B3", "B4", "B5", "B6"]
 DEALT = [["R6", "R1", "R2"], ["Y1", "Y2", "Y3"], ["G1", "G2", "G3"], ["B7", "B8", "B9"]]
@@ -60,3 +60,33 @@ def test_a_six_of_any_colour_is_slapped():
     assert len(hand(game, 2)) == 5
     game.apply("G6")
     assert set(game.to_move) == {0, 1, 2}
+
+
+# --- A 6 as the last card (smackdown_last): the others still slap it (default), or the hand just ends ---
+
+
+def test_a_last_six_is_still_slapped_by_the_others_and_the_last_draws_before_scoring():
+    game = deal("smackdown-6", [["R6"], ["Y1"], ["G1"]], "R9", PILE, scoring="single-hand")
+    game.apply("R6")
+    assert not game.is_over
+    assert set(game.to_move) == {1, 2}  # the player has gone out: it does not slap
+    assert game.legal_actions(0) == []
+    play(game, (2, "slap"), (1, "slap"))
+    assert hand(game, 1) == ["B1", "B2", "Y1"]
+    assert game.is_over
+    end = events_of(game, "hand_end")[0]
+    assert (end["winner"], end["reason"], end["gained"]) == (0, "out", [1 + 2 + 1 + 1, 0, 0])
+
+
+def test_with_smackdown_last_out_a_last_six_ends_the_hand_at_once():
+    game = deal(
+        "smackdown-6", [["R6"], ["Y1"], ["G1"]], "R9", PILE, scoring="single-hand", smackdown_last="out"
+    )
+    game.apply("R6")
+    assert game.is_over
+    assert events_of(game, "slap") == []
+
+
+def test_smackdown_last_needs_6_smackdown():
+    with pytest.raises(RulesError, match="smackdown_last"):
+        deal("classic", DEALT, "R9", PILE, smackdown_last="out")

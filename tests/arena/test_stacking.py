@@ -3,6 +3,8 @@
 import pytest
 from scenario import cards, deal, events_of, hand, play, playable
 
+from arena.errors import RulesError
+
 PILE = [f"B{i}" for i in range(1, 10)] + [f"Y{i}" for i in range(1, 10)]
 
 
@@ -133,3 +135,38 @@ def test_a_restricted_wild_draw_four_answers_a_stack_without_the_current_colour(
     game.apply(seat0[0] + (":R" if seat0[0] == "W4" else ""))
     assert game.to_move == (1,)
     assert "W4" in playable(game)
+
+
+# --- A draw card on any draw card whatever the colours (stack_colour=any, a common house reading) --------
+
+
+def test_with_stack_colour_any_a_draw_two_answers_a_wild_draw_four_of_any_named_colour():
+    game = three("mixed", ["YD2", "G1", "G2"], seat0=("W4", "R1", "R2"), stack_colour="any")
+    game.apply("W4:G")  # green named; seat 1's +2 is yellow
+    assert game.legal_actions() == ["YD2", "challenge", "take"]
+    game.apply("YD2")
+    assert len(hand(game, 2)) == 3 + 6
+
+
+def test_by_default_the_draw_two_must_be_of_the_named_colour():
+    game = three("mixed", ["YD2", "G1", "G2"], seat0=("W4", "R1", "R2"))
+    game.apply("W4:G")
+    assert game.legal_actions() == ["challenge", "take"]
+
+
+def test_with_stack_colour_any_no_mercy_cards_stack_across_colours_by_value():
+    game = three("any", ["BD4", "GD2", "G1"], seat0=("RD4", "R1", "R2"), stack_colour="any")
+    game.apply("RD4")
+    assert playable(game) == {"BD4"}  # the blue +4 matches by symbol anyway; the +2 is lower
+    game = three("any", ["BD6", "G1", "G2"], seat0=("RD4", "R1", "R2"), stack_colour="any")
+    game.apply("RD4")
+    assert playable(game) == {"BD6"}  # another colour and symbol: allowed only under stack_colour=any
+    game = three("any", ["BD6", "G1", "G2"], seat0=("RD4", "R1", "R2"))
+    game.apply("RD4")
+    assert len(hand(game, 1)) == 3 + 4
+
+
+@pytest.mark.parametrize("stacking", ["none", "same"])
+def test_stack_colour_any_needs_a_mixed_stacking(stacking):
+    with pytest.raises(RulesError, match="stack_colour"):
+        three(stacking, ["YD2", "G1", "G2"], stack_colour="any")

@@ -3,7 +3,8 @@
 import pytest
 from scenario import cards, deal, events_of, hand, play, playable
 
-from arena.errors import IllegalAction
+from arena.engine.rules import preset
+from arena.errors import IllegalAction, RulesError
 
 RESTRICTED = {"challenge": False}  # the restriction enforced at play time, no challenge
 UNRESTRICTED = {"challenge": False, "wild_draw_four": "unrestricted"}
@@ -163,3 +164,96 @@ def test_in_a_two_player_game_a_guilty_offender_draws_and_the_challenger_plays()
     assert len(hand(game, 0)) == 2 + 4
     assert game.to_move == (1,)
     assert playable(game) == {"Y1", "Y2", "Y3"}
+
+
+# --- A Wild Draw Four as the last card: unchallengeable (default) or challengeable (challenge_last) ------
+# A last card can never be a bluff (the player held nothing else), so such a challenge always fails.
+
+LAST = [["W4"], ["Y1"], ["G1"]]
+
+
+def test_by_default_a_last_wild_draw_four_cannot_be_challenged():
+    game = deal("classic", LAST, "R9", PILE, scoring="single-hand")
+    game.apply("W4:Y")
+    assert game.is_over
+    assert hand(game, 1) == cards("Y1", "B1", "B2", "B3", "B4")
+
+
+def test_with_challenge_last_the_victim_may_challenge_or_take_a_last_wild_draw_four():
+    game = deal("classic", LAST, "R9", PILE, scoring="single-hand", challenge_last=True)
+    game.apply("W4:Y")
+    assert not game.is_over
+    assert game.to_move == (1,)
+    assert game.legal_actions() == ["challenge", "take"]
+    assert game.observation(1)["challengeable"] is True
+    assert game.observation(1)["pending_draw"] == 4
+    game.apply("take")
+    assert game.is_over
+    assert hand(game, 1) == cards("Y1", "B1", "B2", "B3", "B4")
+    end = events_of(game, "hand_end")[0]
+    assert (end["winner"], end["reason"], end["gained"]) == (0, "out", [1 + 1 + 2 + 3 + 4 + 1, 0, 0])
+
+
+def test_challenging_a_last_wild_draw_four_always_costs_the_challenger_six():
+    game = deal("classic", LAST, "R9", PILE, scoring="single-hand", challenge_last=True)
+    play(game, "W4:Y", "challenge")
+    assert events_of(game, "challenge") == [{"type": "challenge", "seat": 1, "target": 0, "guilty": False}]
+    assert len(hand(game, 1)) == 1 + 6
+    assert game.is_over
+    assert events_of(game, "hand_end")[0]["winner"] == 0
+
+
+def test_a_last_wild_draw_four_under_challenge_last_cannot_be_stacked():
+    game = deal(
+        "classic",
+        [["W4"], ["W4"], ["G1"]],
+        "R9",
+        PILE,
+        stacking="same",
+        scoring="single-hand",
+        challenge_last=True,
+    )
+    game.apply("W4:Y")
+    assert game.legal_actions() == ["challenge", "take"]
+
+
+def test_challenge_last_needs_the_challenge_rule():
+    with pytest.raises(RulesError, match="challenge_last"):
+        preset("classic").replace(challenge=False, challenge_last=True)
+
+
+# --- 004's guilty challenge: the offender draws 4 and loses a turn (challenge_guilty=draw-skip) -----------
+
+
+def test_under_004_a_guilty_offender_draws_four_and_loses_their_next_turn():
+    dealt = [["W4", "R2", "G7"], ["Y1", "B9", "Y3"], ["G1", "G2", "G3"]]
+    game = deal("classic", dealt, "R7", PILE, challenge_guilty="draw-skip")
+    play(game, "W4:B", "challenge")
+    assert hand(game, 0) == cards("R2", "G7", "B1", "B2", "B3", "B4")
+    assert game.observation(1)["lost_turns"] == [1, 0, 0]
+    assert game.to_move == (1,)  # the challenger plays normally, in the named colour
+    play(game, "B9", "draw", "keep")  # seat 2 draws the blue 5 and keeps it
+    skip = events_of(game, "skip")[-1]
+    assert skip == {"type": "skip", "seat": 0, "owed": True}
+    assert game.to_move == (1,)
+    assert game.observation(1)["lost_turns"] == [0, 0, 0]
+
+
+def test_under_004_the_lost_turn_waits_while_a_penalty_is_pending():
+    dealt = [["W4", "R2", "R3"], ["Y1", "BD2", "Y3"]]
+    game = deal("stacking", dealt, "R9", PILE, challenge_guilty="draw-skip")
+    play(game, "W4:B", "challenge", "BD2")  # guilty; then seat 1's Draw Two is waiting for seat 0
+    assert hand(game, 0) == cards("R2", "R3", "B1", "B2", "B3", "B4", "B5", "B6")  # taken at once
+    assert game.observation(1)["lost_turns"] == [1, 0]
+    assert game.to_move == (1,)
+    play(game, "draw", "keep")  # seat 1 draws the blue 7
+    assert events_of(game, "skip")[-1] == {"type": "skip", "seat": 0, "owed": True}
+    assert game.to_move == (1,)
+
+
+def test_under_004_an_innocent_challenge_is_the_official_one():
+    game = deal("classic", [["W4", "B2", "G7"], *OTHERS], "R7", PILE, challenge_guilty="draw-skip")
+    play(game, "W4:Y", "challenge")
+    assert len(hand(game, 1)) == 3 + 6
+    assert game.observation(2)["lost_turns"] == [0, 0, 0]
+    assert game.to_move == (2,)

@@ -118,11 +118,9 @@ def require_referee() -> None:
 
 def require_examples() -> list[Path]:
     """The example bots ``load_example_bots`` loads; skip until there are two."""
-    from bots.management.commands.load_example_bots import NOT_OPPONENTS
+    from bots.management.commands.load_example_bots import example_files
 
-    files = sorted(
-        p for p in EXAMPLES.glob("*.py") if not p.name.startswith("_") and p.name not in NOT_OPPONENTS
-    )
+    files = example_files(EXAMPLES)
     if len(files) < 2:
         pytest.skip("fewer than two example bots in bots_examples/")
     return files

@@ -142,6 +142,36 @@ def test_sync_rulesets_is_idempotent(db: Any) -> None:
     assert RuleSet.objects.filter(is_preset=True).count() == len(PRESETS)
     classic = RuleSet.objects.get(slug="classic")
     assert classic.to_engine() == PRESETS["classic"]
+    for slug, engine in PRESETS.items():  # every option of every preset, the newest readings included
+        assert RuleSet.objects.get(slug=slug).to_engine() == engine
+    assert RuleSet.objects.get(slug="no-mercy").options["mercy"] == 25
+
+
+def test_a_row_synced_before_an_option_existed_is_brought_up_to_date(db: Any) -> None:
+    from arena.engine.rules import OPTIONS, PRESETS
+
+    call_command("sync_rulesets", stdout=StringIO())
+    row = RuleSet.objects.get(slug="no-mercy")
+    row.options = {k: v for k, v in row.options.items() if k not in ("mercy", "uno_call")}
+    row.save()
+    assert row.to_engine().mercy == 0  # an old row reads with the engine's defaults
+    out = StringIO()
+    call_command("sync_rulesets", stdout=out)
+    assert "0 created, 1 updated" in out.getvalue()
+    row.refresh_from_db()
+    assert set(row.options) == set(OPTIONS)
+    assert row.to_engine() == PRESETS["no-mercy"]
+
+
+def test_custom_rule_sets_take_the_new_options_and_name_a_bad_one(db: Any) -> None:
+    from django.core.exceptions import ValidationError
+
+    from rulesets.engine import validate_options
+
+    options = validate_options({"uno_call": "window", "false_uno": 2, "mercy": 30, "challenge_last": True})
+    assert (options["uno_call"], options["false_uno"], options["mercy"]) == ("window", 2, 30)
+    with pytest.raises(ValidationError, match="stack_colour"):
+        validate_options({"stack_colour": "any"})  # needs mixed stacking
 
 
 def test_load_example_bots_is_idempotent(db: Any, tmp_path: Any) -> None:

@@ -255,6 +255,35 @@ def test_a_link_opens_at_its_position(browser: Any, live_server: Any, table: dic
     assert page.errors == []
 
 
+def test_copy_position_gives_the_engines_position_at_the_decision(
+    browser: Any, live_server: Any, table: dict[str, Any]
+) -> None:
+    match, replay = table["match"], table["replay"]
+    game = new_game(replay)
+    positions = [(game.position(), game.position(1))]
+    for game_now, _i, _events in steps(replay, game):
+        positions.append((game_now.position(), game_now.position(1)))
+    page = _page(browser, live_server)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    root = _open(page, f"{live_server.url}/matches/{match.pk}/#d=60")
+    shown = page.locator(".uv-position")
+    assert shown.text_content() == positions[60][0]
+    page.locator(".uv-copy-position").click()
+    page.wait_for_function("document.querySelector('.uv-copy-position').textContent !== 'Copy position'")
+    assert page.evaluate("navigator.clipboard.readText()") == positions[60][0]
+    page.select_option(".uv-pov", "1")
+    assert shown.text_content() == positions[60][1]  # what seat 1 saw: other hands as counts
+    assert "#" in positions[60][1]
+    bounds = json.loads(Client().get(f"/matches/{match.pk}/view.json").content)["bounds"]
+    inside = next(bounds[d] + 1 for d in range(60, len(bounds) - 1) if bounds[d + 1] - bounds[d] > 1)
+    page.evaluate(f"location.hash = '#e={inside}'")  # inside a decision: no position to copy
+    page.wait_for_function(f"document.querySelector('.uno-viewer').dataset.position === '{inside}'")
+    assert page.locator(".uv-copy-position").is_disabled()
+    assert shown.text_content() == ""
+    assert root.get_attribute("data-ready") == "1"
+    assert page.errors == []
+
+
 def test_download_reproduce_and_owner_stderr(
     browser: Any, live_server: Any, table: dict[str, Any], owner: Any, tmp_path: Path
 ) -> None:

@@ -13,9 +13,12 @@ from arena.engine.policies import POLICIES
 from arena.engine.replay import make_replay
 from arena.engine.rules import parse_rules
 
+LAST_CARDS = "smackdown-6,challenge_last=true,stacking=mixed,stack_colour=any"
+
 #: (label, rules spec, players, seed, policies by seat): a spread of rule sets for the engine-vs-viewer
 #: check. Several hands to 500 points, Seven-O swaps and rotations, No Mercy stacks and challenges, Shuffle
-#: Hands, 6 Smackdown slaps (several seats to move), jump-ins, eliminations, keep-drawing.
+#: Hands, 6 Smackdown slaps (several seats to move), jump-ins, eliminations, keep-drawing; the Mercy rule, UNO
+#: said on its own and false calls, 004's lost turns, a last 6 slapped and a last Wild Draw Four challenged.
 CASES: list[tuple[str, str, int, int, tuple[str, ...]]] = [
     ("classic-500", "classic", 4, 24, ("greedy", "random", "greedy", "random")),
     ("seven-o", "seven-o,target=300", 4, 2, ("greedy", "random", "random", "greedy")),
@@ -27,6 +30,16 @@ CASES: list[tuple[str, str, int, int, tuple[str, ...]]] = [
     ("elimination", "seven-o,scoring=elimination,target=150", 4, 6, ("random", "greedy", "random", "random")),
     ("family", "family,target=200", 3, 12, ("random", "greedy", "random")),
     ("stacking-mixed", "stacking-mixed,target=200", 3, 7, ("greedy", "random", "greedy")),
+    ("no-mercy-mercy", "no-mercy,target=200", 3, 1, ("random", "greedy", "random")),
+    (
+        "uno-window",
+        "classic,uno_call=window,false_uno=2,challenge_guilty=draw-skip,target=60,hand_size=4",
+        3,
+        46,
+        ("random", "greedy", "random"),
+    ),
+    ("last-six", f"{LAST_CARDS},target=150,hand_size=3", 4, 15, ("greedy", "random", "greedy", "random")),
+    ("last-w4", f"{LAST_CARDS},target=150,hand_size=3", 4, 209, ("greedy", "random", "greedy", "random")),
 ]
 
 

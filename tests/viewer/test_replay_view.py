@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from arena.engine.replay import new_game, steps
 from arena.engine.replay_view import DUPLICATE_FORMAT, VIEW_FORMAT, expand, game_replays, rules_spec
 from arena.engine.rules import PRESETS, parse_rules
 from arena.errors import ReplayError
@@ -90,3 +91,22 @@ def test_rules_spec_round_trips(name: str) -> None:
     assert rules_spec(rules) == name
     changed = rules.replace(target=250, seven_o=not rules.seven_o)
     assert parse_rules(rules_spec(changed)) == changed
+
+
+def test_every_point_carries_the_middle_of_the_position_there(classic: dict[str, Any]) -> None:
+    view = expand(classic)
+    game = new_game(classic)
+    controls = [game.position().split(" hands:")[0].split(" color:")[1].split(" ", 1)[1]]
+    for _same, _index, _events in steps(classic, game):
+        controls.append(game.position().split(" hands:")[0].split(" color:")[1].split(" ", 1)[1])
+    assert [point[4] for point in view["points"]] == controls
+
+
+def test_a_game_set_up_at_a_position_is_not_shown_by_the_viewer() -> None:
+    from arena.engine.game import Game
+    from arena.engine.replay import make_replay
+
+    game = Game.from_position(Game(PRESETS["classic"], 3, seed=1).position())
+    game.apply(game.legal_actions()[0])
+    with pytest.raises(ReplayError, match="set up at a position"):
+        expand(make_replay(game))

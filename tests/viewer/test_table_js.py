@@ -2,7 +2,8 @@
 
 For whole games under several rule sets (tests/viewer/engine_games.py: several hands to 500 points,
 Seven-O, No Mercy, Shuffle Hands, 6 Smackdown, jump-in, elimination, keep-drawing), the engine's
-``Game.omniscient()`` and every seat's ``Game.observation(seat)`` are recorded before each decision and at
+``Game.omniscient()``, every seat's ``Game.observation(seat)`` and the position (``Game.position()`` and
+every seat's view, docs/position.md: the viewer's "Copy position") are recorded before each decision and at
 the end; node runs table.js on the expanded replay and must produce exactly the same dicts, and the same
 redacted events as ``arena.engine.game.redact``. So the viewer can never disagree with the rules.
 """
@@ -43,6 +44,8 @@ def engine_points(replay: dict[str, Any]) -> list[dict[str, Any]]:
         return {
             "omniscient": game.omniscient(),
             "observations": [game.observation(s) for s in range(game.n)],
+            "position": game.position(),
+            "views": [game.position(s) for s in range(game.n)],
         }
 
     points = [snap()]
@@ -106,6 +109,6 @@ def test_the_cases_cover_every_event_type() -> None:
     expected = {
         "hand", "deal", "return", "flip", "play", "jump", "draw", "keep", "take", "challenge", "skip",
         "reverse", "swap", "rotate", "shuffle", "color", "catch", "slap", "pass", "reshuffle", "hand_end",
-        "eliminated", "game_end",
+        "eliminated", "game_end", "say_uno", "mercy",
     }  # fmt: skip
     assert not expected - seen, f"event types no case produces: {sorted(expected - seen)}"

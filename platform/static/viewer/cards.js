@@ -76,7 +76,7 @@ export function actionHTML(view, action, names) {
     return `swap hands with ${esc(names[target] ?? `seat ${target}`)}`;
   }
   const words = { draw: "draw", keep: "keep the drawn card", take: "take the penalty", challenge: "challenge",
-    pass: "pass", catch: "catch (no UNO)", slap: "slap the 6" };
+    pass: "pass", catch: "catch (no UNO)", slap: "slap the 6", say_uno: "say UNO" };
   if (words[action]) return esc(words[action]);
   const uno = action.endsWith("!");
   const body = uno ? action.slice(0, -1) : action;
@@ -106,7 +106,7 @@ export function eventHTML(view, ev, names) {
     case "jump":
       return `${who(ev.seat)} jumps in!`;
     case "draw": {
-      const why = { draw: "", penalty: " (penalty)", uno: " (caught without UNO)", slap: " (last to slap)", challenge: " (challenge)", custom: " (Wild Customizable)" }[ev.reason] ?? "";
+      const why = { draw: "", penalty: " (penalty)", uno: " (caught without UNO)", slap: " (last to slap)", challenge: " (challenge)", custom: " (Wild Customizable)", false_uno: " (false UNO call)" }[ev.reason] ?? "";
       return ev.cards ? `${who(ev.seat)} draws ${cardsHTML(view, ev.cards)}${why}` : `${who(ev.seat)} draws ${count(ev.count)}${why}.`;
     }
     case "keep":
@@ -116,7 +116,14 @@ export function eventHTML(view, ev, names) {
     case "challenge":
       return `${who(ev.seat)} challenges ${who(ev.target)}: ${ev.guilty ? "guilty, the bluffer draws" : "not guilty, the challenger draws"}.`;
     case "skip":
+      if (ev.owed) return `${who(ev.seat)} loses the turn owed for the guilty Wild Draw Four.`;
       return ev.seat < 0 ? "Everyone else is skipped." : `${who(ev.seat)} is skipped.`;
+    case "say_uno":
+      return `${who(ev.seat)} says <span class="uv-uno-call">UNO!</span>`;
+    case "mercy": {
+      const held = ev.cards ? `${cardsHTML(view, ev.cards)} ` : "";
+      return `${who(ev.seat)} holds ${count(ev.cards ? ev.cards.length : ev.count)} and is out of the hand (Mercy rule) ${held}— shuffled into the draw pile.`;
+    }
     case "reverse":
       return `Direction reversed: now ${ev.direction > 0 ? "↻ clockwise" : "↺ counter-clockwise"}.`;
     case "swap":
@@ -132,7 +139,7 @@ export function eventHTML(view, ev, names) {
     case "slap":
       return `${who(ev.seat)} slaps the 6.`;
     case "pass":
-      return `${who(ev.seat)} passes${ev.window === "turn" ? " (cannot play)" : ev.window === "jump" ? " (no jump-in)" : ev.window === "catch" ? " (no catch)" : ""}.`;
+      return `${who(ev.seat)} passes${{ turn: " (cannot play)", jump: " (no jump-in)", catch: " (no catch)", uno: " (does not say UNO)" }[ev.window] ?? ""}.`;
     case "reshuffle":
       return `The discard pile is reshuffled into a new draw pile (${count(ev.draw_pile)}).`;
     case "hand_end": {

@@ -14,6 +14,7 @@ const PHASE_WORDS = {
   catch: "may catch",
   slap: "to slap the 6",
   jump: "may jump in",
+  uno: "may say UNO (one card left, not declared)",
   over: "",
 };
 

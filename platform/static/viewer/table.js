@@ -1,6 +1,6 @@
 // UNO Arena replay viewer: the table, rebuilt from a replay's events. Pure: no DOM, no network.
 //
-// Input is the platform's viewer data (arena/engine/replay_view.py, format "uno-arena-view" v1): the omniscient
+// Input is the platform's viewer data (arena/engine/replay_view.py, format "uno-arena-view" v2): the omniscient
 // event list, the event index where each decision starts (bounds), the engine's phase / current seat /
 // turn / seats to move at each of those points, and the draw pile's order where a shuffle changed it.
 //
@@ -45,6 +45,8 @@ export function emptyState(view) {
     uno: new Array(n).fill(false),
     scores: new Array(n).fill(0),
     out: new Array(n).fill(false),
+    mercy: new Array(n).fill(false), // out of this hand under the Mercy rule
+    lostTurns: new Array(n).fill(0), // turns still to lose (challenge_guilty=draw-skip)
     drawOrder: null, // the draw pile, top last, when known
     lastPlay: -1, // seat of the last card played
     lastDrawn: null, // last card of the last draw
@@ -60,6 +62,8 @@ export function cloneState(st) {
     uno: st.uno.slice(),
     scores: st.scores.slice(),
     out: st.out.slice(),
+    mercy: st.mercy.slice(),
+    lostTurns: st.lostTurns.slice(),
     drawOrder: st.drawOrder ? st.drawOrder.slice() : null,
   };
 }
@@ -79,7 +83,7 @@ function insertSorted(hand, code, cards) {
 function nextSeat(st, seat) {
   const n = st.hands.length;
   let s = (seat + st.direction + n) % n;
-  while (st.out[s]) s = (s + st.direction + n) % n;
+  while (st.out[s] || st.mercy[s]) s = (s + st.direction + n) % n;
   return s;
 }
 
@@ -100,6 +104,8 @@ export function applyEvent(view, st, ev) {
       st.pendingTop = null;
       st.challengeFrom = -1;
       st.uno = new Array(n).fill(false);
+      st.mercy = new Array(n).fill(false);
+      st.lostTurns = new Array(n).fill(0);
       st.drawOrder = null;
       st.lastPlay = -1;
       st.lastDrawn = null;
@@ -121,12 +127,12 @@ export function applyEvent(view, st, ev) {
       const left = hand.length;
       st.uno[ev.seat] = Boolean(ev.uno) && left === 1;
       st.lastPlay = ev.seat;
-      if (left === 0) {
+      const challengeable = card.draw && rules.challenge && view.restricted.includes(card.code) && !st.pending;
+      if (left === 0 && !(challengeable && rules.challenge_last)) {
         st.pending = 0;
         st.pendingTop = null;
         st.challengeFrom = -1;
       } else if (card.draw) {
-        const challengeable = rules.challenge && view.restricted.includes(card.code) && !st.pending;
         if (rules.stacking !== "none" || challengeable) {
           st.challengeFrom = challengeable ? ev.seat : -1;
           st.pending += card.draw;
@@ -153,11 +159,26 @@ export function applyEvent(view, st, ev) {
       st.lastDrawn = ev.cards.length ? ev.cards[ev.cards.length - 1] : st.lastDrawn;
       break;
     }
-    case "take":
     case "challenge":
+      if (ev.guilty && rules.challenge_guilty === "draw-skip" && !st.mercy[ev.target]) st.lostTurns[ev.target] += 1;
+    // falls through: the penalty is resolved either way
+    case "take":
       st.pending = 0;
       st.pendingTop = null;
       st.challengeFrom = -1;
+      break;
+    case "say_uno":
+      st.uno[ev.seat] = true;
+      break;
+    case "mercy":
+      st.hands[ev.seat] = [];
+      st.mercy[ev.seat] = true;
+      st.uno[ev.seat] = false;
+      st.lostTurns[ev.seat] = 0;
+      st.drawOrder = null; // shuffled into the draw pile (the view's piles give the new order)
+      break;
+    case "skip":
+      if (ev.owed) st.lostTurns[ev.seat] -= 1;
       break;
     case "reverse":
       st.direction = ev.direction;
@@ -172,7 +193,7 @@ export function applyEvent(view, st, ev) {
     }
     case "rotate": {
       const moved = st.hands.map((h) => h.slice());
-      for (let s = 0; s < n; s++) if (!st.out[s]) moved[nextSeat(st, s)] = st.hands[s];
+      for (let s = 0; s < n; s++) if (!st.out[s] && !st.mercy[s]) moved[nextSeat(st, s)] = st.hands[s];
       st.hands = moved;
       st.uno = new Array(n).fill(false);
       break;
@@ -195,7 +216,7 @@ export function applyEvent(view, st, ev) {
     case "eliminated":
       for (const s of ev.seats) st.out[s] = true;
       break;
-    default: // jump, keep, skip, catch, slap, pass, return: no change to the table itself
+    default: // jump, keep, catch, slap, pass, return: no change to the table itself
       break;
   }
   st.at += 1;
@@ -310,7 +331,9 @@ export function omniscient(view, st) {
     scores: st.scores.slice(),
     out: st.out.slice(),
     turn,
-    catch_target: phase === "catch" ? st.lastPlay : null,
+    catch_target: phase === "catch" || phase === "uno" ? st.lastPlay : null,
+    mercy: st.mercy.slice(),
+    lost_turns: st.lostTurns.slice(),
     hands: st.hands.map((h) => h.slice()),
     draw_order: st.drawOrder ? st.drawOrder.slice() : null,
     discard: st.discard.slice(),
@@ -343,14 +366,16 @@ export function observation(view, st, seat) {
     out: st.out.slice(),
     turn,
     drawn: phase === "drawn" && seat === current ? st.lastDrawn : null,
-    catch_target: phase === "catch" ? st.lastPlay : null,
+    catch_target: phase === "catch" || phase === "uno" ? st.lastPlay : null,
     challengeable: st.challengeFrom >= 0 && seat === current && phase === "turn",
+    mercy: st.mercy.slice(),
+    lost_turns: st.lostTurns.slice(),
   };
 }
 
 /** The part of an event a seat may see (the engine's arena.engine.game.redact): others' cards become counts. */
 export function redact(ev, seat) {
-  if ((ev.type === "deal" || ev.type === "draw") && ev.seat !== seat) {
+  if ((ev.type === "deal" || ev.type === "draw" || ev.type === "mercy") && ev.seat !== seat) {
     const { cards, ...rest } = ev;
     return { ...rest, count: cards.length };
   }
@@ -359,4 +384,51 @@ export function redact(ev, seat) {
     return { ...rest, hand_sizes: hands.map((h) => h.length), hand: hands[seat] };
   }
   return ev;
+}
+
+/**
+ * The position at a decision in the position notation (docs/position.md; arena.engine.position), complete
+ * (`pov` < 0) or as seat `pov` sees it; null between the events of a decision (a position is a decision
+ * point). The engine gives the middle fields per decision (view.points[d][4], complete); the table gives
+ * the rest. tests/viewer checks it equals the engine's Game.position() at every decision.
+ */
+export function position(view, st, pov = -1) {
+  const d = decisionAt(view, st.at);
+  if (view.bounds[d] !== st.at) return null;
+  const [, , turn, , control] = view.points[d];
+  const see = (s) => pov < 0 || s === pov;
+  let mover = -1;
+  const middle = control.split(" ").flatMap((field) => {
+    const [key, ...rest] = field.split(":");
+    if (key === "move") {
+      const [phase, seats] = rest;
+      mover = seats === undefined ? -1 : Number(seats.split(",")[0]);
+      if (phase === "jump" && pov >= 0) return [`move:jump:${mover}`]; // who else holds the card is private
+      return [field];
+    }
+    if (key === "drawn") return see(mover) ? [field] : [];
+    if (key === "challenge") return see(Number(rest[0])) ? [field] : [`challenge:${rest[0]}:?`];
+    if (key === "mercy") {
+      const pairs = rest[0].split(",").map((pair) => (see(Number(pair.split("=")[0])) ? pair : `${pair.split("=")[0]}=?`));
+      return [`mercy:${pairs.join(",")}`];
+    }
+    return [field];
+  });
+  const hands = st.hands.map((hand, s) => (!hand.length ? "-" : see(s) ? hand.join(",") : `#${hand.length}`));
+  const size = drawPileSize(view, st);
+  const pile = !size ? "-" : pov < 0 && st.drawOrder ? st.drawOrder.slice().reverse().join(",") : `#${size}`;
+  return [
+    "uno1",
+    `rules:${view.rules_spec}`,
+    `hand:${st.handNo}`,
+    `dealer:${st.dealer}`,
+    `turn:${turn}`,
+    `scores:${st.scores.join(",")}`,
+    `dir:${st.direction > 0 ? "cw" : "ccw"}`,
+    `color:${st.colour >= 0 ? COLOURS[st.colour] : "-"}`,
+    ...middle,
+    `hands:${hands.join("/")}`,
+    `discard:${st.discard.join(",")}`,
+    `pile:${pile}`,
+  ].join(" ");
 }

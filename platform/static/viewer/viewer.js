@@ -7,7 +7,7 @@
 
 import { esc } from "./cards.js";
 import { centerHTML, decisionHTML, logItemsHTML, scoresHTML, seatsHTML, situationHTML } from "./render.js";
-import { Timeline, decisionAt, observation, omniscient } from "./table.js";
+import { Timeline, decisionAt, observation, omniscient, position } from "./table.js";
 
 export const SPEEDS = [0.5, 1, 2, 4, 10, 20, 50, 100, 500];
 const DEFAULT_SPEED = 1; // index into SPEEDS: 1 decision per second
@@ -144,6 +144,10 @@ export class Viewer {
           </section>
           <aside class="uv-side">
             <section class="uv-decision" aria-label="Decision"></section>
+            <section class="uv-position-box" aria-label="Position">
+              <div class="uv-command"><code class="uv-position" translate="no"></code><button type="button" class="small uv-copy-position" data-copy=".uv-position" data-label="Copy position" title="This position in one line (docs/position.md): paste it into python -m arena ask BOT --position '…' to see what your bot plays here">Copy position</button></div>
+              <p class="uv-position-note uv-muted"></p>
+            </section>
             <section class="uv-log-box" aria-label="Events of this hand">
               <h3>Events <small class="uv-muted">this hand, newest first</small></h3>
               <ol class="uv-log"></ol>
@@ -187,7 +191,8 @@ export class Viewer {
     this.el = {
       app, status,
       where: q(".uv-where"), situation: q(".uv-situation"), center: q(".uv-center"), seats: q(".uv-seats"),
-      decision: q(".uv-decision"), log: q(".uv-log"), logMore: q(".uv-log-more"), scores: q(".uv-scores-wrap"), pov: q(".uv-pov"),
+      decision: q(".uv-decision"), log: q(".uv-log"), position: q(".uv-position"), positionNote: q(".uv-position-note"),
+      copyPosition: q(".uv-copy-position"), logMore: q(".uv-log-more"), scores: q(".uv-scores-wrap"), pov: q(".uv-pov"),
       game: q(".uv-game"), speed: q(".uv-speed"), slider: q(".uv-slider"), marks: q(".uv-marks"),
       play: q(".uv-play"), handSelect: q(".uv-hand-select"), turn: q(".uv-turn"), decisionInput: q(".uv-decision-input"),
       jump: q(".uv-jump"),
@@ -528,6 +533,7 @@ export class Viewer {
     set(this.el.center, centerHTML(view, table, this.pov < 0));
     this.renderSeats(seatsHTML(view, table, this.pov, names, (s) => this.seatInfo(s)));
     set(this.el.decision, decisionHTML(view, atEnd ? D : d, this.position, this.pov, names, this.stderr));
+    this.renderPosition(st);
     // Highlight what the last step did: at a decision point, the previous decision's events; inside a
     // decision, its events so far.
     const boundary = view.bounds.indexOf(this.position);
@@ -547,6 +553,19 @@ export class Viewer {
     this.root.dataset.pov = String(this.pov);
     this.root.dataset.game = String(this.game);
     this.writeHash();
+  }
+
+  /** The position in one line (docs/position.md) at a decision: complete, or as the point of view sees it. */
+  renderPosition(st) {
+    const text = position(this.view, st, this.pov);
+    const note = text === null
+      ? "A position is taken at a decision: step to one to copy it."
+      : this.pov < 0
+        ? "Every card shown. Choose a point of view for what that seat saw (what its bot was asked)."
+        : `What ${this.names[this.pov]} saw: other hands and the draw pile as counts.`;
+    if (this.el.position.textContent !== (text ?? "")) this.el.position.textContent = text ?? "";
+    if (this.el.positionNote.textContent !== note) this.el.positionNote.textContent = note;
+    this.el.copyPosition.disabled = text === null;
   }
 
   renderSeats(rows) {
@@ -618,7 +637,7 @@ export class Viewer {
       button.textContent = "Selected: press Ctrl+C";
     }
     setTimeout(() => {
-      button.textContent = "Copy";
+      button.textContent = button.dataset.label || "Copy";
     }, 2000);
   }
 }

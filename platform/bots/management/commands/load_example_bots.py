@@ -43,6 +43,18 @@ def example_upload(path: Path) -> tuple[str, bytes, str]:
     return f"{path.stem}.zip", buffer.getvalue(), path.name
 
 
+def example_files(folder: Path) -> list[Path]:
+    """The example opponents in ``folder``: its ``*.py`` files but the helper, the template, private
+    modules and ``test_*.py`` (a bot's unit tests, not a bot)."""
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p
+        for p in folder.glob("*.py")
+        if not p.name.startswith(("_", "test_")) and p.name not in NOT_OPPONENTS
+    )
+
+
 class Command(BaseCommand):
     """Create one bot per example file; upload a new version only when the file changed."""
 
@@ -55,13 +67,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         """Load every ``*.py`` file of the folder."""
         folder = Path(options["dir"])
-        files = (
-            sorted(
-                p for p in folder.glob("*.py") if not p.name.startswith("_") and p.name not in NOT_OPPONENTS
-            )
-            if folder.is_dir()
-            else []
-        )
+        files = example_files(folder)
         if not files:
             self.stdout.write(f"no example bots in {folder}")
             return
