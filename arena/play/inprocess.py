@@ -57,7 +57,11 @@ def load_bot_module(path: str | Path) -> ModuleType:
         raise ImportError(f"cannot import a bot from {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]  # never leave a half-imported bot for the next caller to find
+        raise
     return module
 
 

@@ -49,3 +49,12 @@ def test_forced_moves_are_played_without_asking_unless_asked_for(process_runner,
     requests = sum(1 for conn in log for line in conn.sent if b'"request"' in line)
     assert requests == len(plain.replay["decisions"]) - len(forced)
     validate_conversation(log)
+
+
+def test_a_bot_that_fails_to_import_is_not_left_half_imported(tmp_path) -> None:
+    bot = tmp_path / "broken_bot.py"
+    bot.write_text("class BrokenBot:\n    pass\n\nraise RuntimeError('not today')\n")
+    with pytest.raises(RuntimeError, match="not today"):
+        load_bot_module(bot)
+    bot.write_text("class BrokenBot:\n    pass\n")
+    assert load_bot_module(bot).BrokenBot.__name__ == "BrokenBot"  # imported afresh, not the half one
