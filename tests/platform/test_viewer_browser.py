@@ -258,6 +258,8 @@ def test_a_link_opens_at_its_position(browser: Any, live_server: Any, table: dic
 def test_copy_position_gives_the_engines_position_at_the_decision(
     browser: Any, live_server: Any, table: dict[str, Any]
 ) -> None:
+    from playwright.sync_api import expect
+
     match, replay = table["match"], table["replay"]
     game = new_game(replay)
     positions = [(game.position(), game.position(1))]
@@ -269,7 +271,7 @@ def test_copy_position_gives_the_engines_position_at_the_decision(
     shown = page.locator(".uv-position")
     assert shown.text_content() == positions[60][0]
     page.locator(".uv-copy-position").click()
-    page.wait_for_function("document.querySelector('.uv-copy-position').textContent !== 'Copy position'")
+    expect(page.locator(".uv-copy-position")).not_to_have_text("Copy position")  # no eval: the CSP
     assert page.evaluate("navigator.clipboard.readText()") == positions[60][0]
     page.select_option(".uv-pov", "1")
     assert shown.text_content() == positions[60][1]  # what seat 1 saw: other hands as counts
@@ -277,7 +279,7 @@ def test_copy_position_gives_the_engines_position_at_the_decision(
     bounds = json.loads(Client().get(f"/matches/{match.pk}/view.json").content)["bounds"]
     inside = next(bounds[d] + 1 for d in range(60, len(bounds) - 1) if bounds[d + 1] - bounds[d] > 1)
     page.evaluate(f"location.hash = '#e={inside}'")  # inside a decision: no position to copy
-    page.wait_for_function(f"document.querySelector('.uno-viewer').dataset.position === '{inside}'")
+    page.locator(f".uno-viewer[data-position='{inside}']").wait_for(state="attached")
     assert page.locator(".uv-copy-position").is_disabled()
     assert shown.text_content() == ""
     assert root.get_attribute("data-ready") == "1"
