@@ -20,30 +20,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.engine.rules import parse_rules
-from arena.play.inprocess import load_bot_module, play_local
+from arena.play.inprocess import play_local
 from arena.ratings.stats import wilson_interval
+from bench.lineup import EXAMPLES, make
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "bots_examples"
-OPPONENTS = {"random": ("random_bot.py", "RandomBot"), "greedy": ("greedy_bot.py", "GreedyBot")}
-
-
-def make(path: str, cls: str, seed: int | None = None) -> object:
-    """A fresh bot object of class ``cls`` from ``bots_examples/<path>``."""
-    module = load_bot_module(EXAMPLES / path)
-    kind = getattr(module, cls)
-    return kind(seed) if cls == "RandomBot" else kind()
+OPPONENTS = {"random": "random_bot.py", "greedy": "greedy_bot.py"}
 
 
 def chunk(rules_spec: str, players: int, opponent: str, first: int, count: int) -> float:
     """Strategist's wins over games ``first .. first+count-1``."""
     rules = parse_rules(rules_spec)
     wins = 0.0
-    path, cls = OPPONENTS[opponent]
     for g in range(first, first + count):
         seat = g % players
-        bots = [make(path, cls, g * 10 + s) for s in range(players)]
-        bots[seat] = make("strategist.py", "Strategist")
+        bots = [make(opponent, g * 10 + s) for s in range(players)]
+        bots[seat] = make("strategist")
         game = play_local(rules, bots, seed=g)  # type: ignore[arg-type]
         assert game.outcome is not None
         top = game.outcome.places[0]
@@ -61,7 +52,7 @@ def referee_sample(rules_spec: str, players: int, opponent: str, games: int) -> 
 
     runner = ProcessRunner(production=False)
     rules = parse_rules(rules_spec)
-    path, cls = OPPONENTS[opponent]
+    path = OPPONENTS[opponent]
 
     def entry(file: str) -> BotEntry:
         spec = BotSpec(EXAMPLES, ("python3", file))
@@ -77,8 +68,8 @@ def referee_sample(rules_spec: str, players: int, opponent: str, games: int) -> 
         if seat in result.places[0]:
             wins += 1.0 / len(result.places[0])
         if opponent != "random":  # random bots draw their own random numbers
-            bots = [make(path, cls) for _ in range(players)]
-            bots[seat] = make("strategist.py", "Strategist")
+            bots = [make(opponent) for _ in range(players)]
+            bots[seat] = make("strategist")
             local = play_local(rules, bots, g)  # type: ignore[arg-type]
             same += [d[1] for d in result.replay["decisions"]] == [a for _, a in local.history]
     return wins, same

@@ -20,6 +20,9 @@ EXAMPLES: Final = {
     "greedy": "greedy_bot.py",
     "strategist": "strategist.py",
     "template": "template_bot.py",
+    "search-10ms": "search_10ms.py",
+    "search-100ms": "search_100ms.py",
+    "search-1s": "search_1s.py",
 }
 """Short name -> file in :data:`EXAMPLES_DIR`. ``random_bot``, ``random-bot`` and ``random_bot.py`` are
 accepted too."""

@@ -1,14 +1,13 @@
 """``manage.py load_example_bots``: load ``bots_examples/*.py`` as bots of a system user (idempotent).
 
-Files starting with ``_`` and the ones in :data:`NOT_OPPONENTS` (the protocol helper and the template,
-meant to be copied, not played against) are left out.
+Files starting with ``_`` and the ones in :data:`NOT_OPPONENTS` (the protocol helper, the template,
+meant to be copied, and the search bot's module, played at fixed budgets by ``search_10ms.py``...) are
+left out.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -16,31 +15,19 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
+from arena.play import bundle
 from bots.models import Bot
 from bots.services import create_version
 from bots.validation import validate_upload
 
 #: Example files that run but are not example opponents.
-NOT_OPPONENTS = frozenset({"uno_bot.py", "template_bot.py"})
-
-#: The protocol helper the examples import; it is packed next to each of them.
-HELPER = "uno_bot.py"
-
+NOT_OPPONENTS = frozenset({"uno_bot.py", "template_bot.py", "search_bot.py"})
 
 def example_upload(path: Path) -> tuple[str, bytes, str]:
-    """(file name, data, entry point) of an example: a zip of the bot and the helper it imports, or the
-    single file when it imports none."""
-    helper = path.parent / HELPER
-    source = path.read_bytes()
-    if not helper.is_file() or b"from uno_bot import" not in source:
-        return path.name, source, ""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for member in (path, helper):
-            info = zipfile.ZipInfo(member.name, date_time=(2020, 1, 1, 0, 0, 0))  # stable bytes, stable hash
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, member.read_bytes())
-    return f"{path.stem}.zip", buffer.getvalue(), path.name
+    """(file name, data, entry point) of an example: a zip of the bot, the helpers it imports from its
+    folder and (for the search bots) the engine, or the single file when it imports none
+    (:func:`arena.play.bundle.example_upload`)."""
+    return bundle.example_upload(path)
 
 
 def example_files(folder: Path) -> list[Path]:

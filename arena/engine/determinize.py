@@ -1,0 +1,172 @@
+"""Sampling the unknown for a search bot: one seat's view as a position, and worlds consistent with it.
+
+A bot sees its observation and the public events (docs/protocol.md), never a :class:`Game`.
+:class:`ViewTracker` follows one seat's events and, with the current observation, writes that seat's view
+in the position notation (docs/position.md): exactly the line ``game.position(seat)`` would give in the
+phases a bot searches (``turn`` and ``drawn``). :func:`sample_world` loads that view with
+:meth:`Game.from_position` (the one code path that sets up a game at a position), so every sampled world
+holds the seat's own hand and every public card where the seat saw them, and the hidden places (the other
+hands, the draw pile, a discard pile emptied by a reshuffle) hold exactly the cards the seat has not seen.
+
+On top of the view, the tracker keeps *voids*: after a seat drew on its turn (and then kept or passed,
+or drew on a penalty it could not stack), the colour in force and the rank on top are marked as
+probably absent from that seat's hand. :func:`sample_world` moves such cards, when the sample dealt them
+to that seat, into the draw pile in exchange for cards of other kinds (the seat may have drawn although
+it could play, so this is a likelihood hint, not a hard fact; a void is forgotten when the seat takes
+new cards or hands are exchanged).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.engine.cards import CARDS, COLOURS, parse_card
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet, rules_spec
+
+SEARCHED_PHASES = frozenset({"turn", "drawn"})
+"""The phases whose view :meth:`ViewTracker.view` writes."""
+
+
+class ViewTracker:
+    """The public facts of one game that one seat's events show and its observation does not."""
+
+    def __init__(self, rules: RuleSet, seat: int, players: int) -> None:
+        self.rules = rules
+        self.spec = rules_spec(rules)
+        self.seat = seat
+        self.players = players
+        self.played: list[str] = []
+        """The cards put on the discard pile this hand, in order (its top is the last)."""
+        self.passes = 0
+        self.eliminated: list[list[int]] = []
+        self.last_player = -1
+        self.voids: list[set[tuple[int, str]]] = [set() for _ in range(players)]
+        """Per seat, (colour, rank) facts it probably lacks: ``(c, "")`` a colour, ``(-1, r)`` a rank."""
+        self._colour = -1
+        self._top_rank = ""
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Follow one public event (redacted for this seat), in game order."""
+        kind = event["type"]
+        if kind == "hand":
+            self.played = []
+            self.passes = 0
+            self.voids = [set() for _ in range(self.players)]
+        elif kind == "flip":
+            self._put(event["card"], None)
+        elif kind == "play":
+            self.passes = 0
+            self.last_player = event["seat"]
+            self._put(event["card"], event.get("color"))
+        elif kind == "color":
+            self._colour = COLOURS.index(event["color"])
+        elif kind == "draw":
+            seat = event["seat"]
+            got = event.get("count", len(event.get("cards", ())))
+            if got:
+                self.passes = 0
+            if event.get("reason") == "draw" and self._colour >= 0:
+                self.voids[seat] = {(self._colour, ""), (-1, self._top_rank)}
+            elif got:
+                self.voids[seat] = set()
+        elif kind == "pass" and event.get("window") == "turn":
+            self.passes += 1
+        elif kind in ("swap", "shuffle", "rotate"):
+            self.voids = [set() for _ in range(self.players)]
+        elif kind == "eliminated":
+            self.eliminated.append(list(event["seats"]))
+
+    def _put(self, code: str, colour: str | None) -> None:
+        self.played.append(code)
+        card = CARDS[parse_card(code)]
+        self._top_rank = card.rank
+        if colour is not None:
+            self._colour = COLOURS.index(colour)
+        elif card.colour >= 0:
+            self._colour = card.colour
+
+    def view(self, obs: dict[str, Any]) -> str | None:
+        """This seat's view (``game.position(seat)``) at an observation of phase ``turn`` or ``drawn``
+        for this seat, or ``None`` in other phases."""
+        phase = obs["phase"]
+        seat = self.seat
+        if phase not in SEARCHED_PHASES or obs["to_move"] != [seat]:
+            return None
+        n = self.players
+        fields = [
+            "uno1",
+            f"rules:{self.spec}",
+            f"hand:{obs['hand_no']}",
+            f"dealer:{obs['dealer']}",
+            f"turn:{obs['turn']}",
+            "scores:" + ",".join(map(str, obs["scores"])),
+            f"dir:{'cw' if obs['direction'] > 0 else 'ccw'}",
+            f"color:{obs['color'] or '-'}",
+            f"move:{phase}:{seat}",
+        ]
+        if phase == "drawn":
+            fields.append(f"drawn:{obs['drawn']}")
+        if obs["pending_draw"]:
+            fields.append(f"pending:{obs['pending_draw']}")
+        if obs["challengeable"]:
+            fields.append(f"challenge:{self.last_player}:?")
+        if any(obs["uno"]):
+            fields.append("uno:" + ",".join(str(s) for s in range(n) if obs["uno"][s]))
+        if any(obs["lost_turns"]):
+            fields.append("lost:" + ",".join(f"{s}={k}" for s, k in enumerate(obs["lost_turns"]) if k))
+        if self.passes:
+            fields.append(f"passes:{self.passes}")
+        if self.eliminated:
+            fields.append("out:" + "/".join(",".join(map(str, g)) for g in self.eliminated))
+        if any(obs["mercy"]):
+            fields.append("mercy:" + ",".join(f"{s}=?" for s in range(n) if obs["mercy"][s]))
+        hands = []
+        for s, size in enumerate(obs["hand_sizes"]):
+            if not size:
+                hands.append("-")
+            elif s == seat:
+                hands.append(",".join(obs["hand"]))
+            else:
+                hands.append(f"#{size}")
+        known = self.played[-obs["discard_pile"] :] if obs["discard_pile"] else []
+        missing = obs["discard_pile"] - len(known)
+        discard = ([f"#{missing}"] if missing else []) + known
+        fields += [
+            "hands:" + "/".join(hands),
+            "discard:" + ",".join(discard),
+            f"pile:#{obs['draw_pile']}" if obs["draw_pile"] else "pile:-",
+        ]
+        return " ".join(fields)
+
+
+def _lacks(card: int, voids: set[tuple[int, str]]) -> bool:
+    c = CARDS[card]
+    return (c.colour, "") in voids or (-1, c.rank) in voids
+
+
+def sample_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None = None) -> Game:
+    """A complete game consistent with ``view`` (a seat's view, see :meth:`ViewTracker.view`): the view
+    loaded by :meth:`Game.from_position` with ``seed``; then, for each seat with ``voids``, cards the
+    sample dealt to it that it probably lacks are exchanged with draw-pile cards it may hold (shuffled by
+    the same seed). The exchange keeps every hand's size and every card's count."""
+    game = Game.from_position(view, seed)
+    if not voids or not any(voids) or not game.draw_pile or game.phase != 0 and game.phase != 1:
+        return game
+    rng = random.Random(seed)
+    pile = game.draw_pile
+    for s, seat_voids in enumerate(voids):
+        if not seat_voids or s in game.to_move:
+            continue
+        hand = game.hands[s]
+        spare = [i for i, card in enumerate(pile) if not _lacks(card, seat_voids)]
+        rng.shuffle(spare)
+        for h, card in enumerate(hand):
+            if not spare:
+                break
+            if _lacks(card, seat_voids):
+                p = spare.pop()
+                hand[h], pile[p] = pile[p], card
+        hand.sort()
+    return game

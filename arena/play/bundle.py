@@ -1,0 +1,91 @@
+"""Packing a Python bot with what it imports from its folder, and the engine when it uses it.
+
+An example bot imports helpers that sit next to it (``uno_bot.py``, ``strategist.py``...); the search bot
+also imports the engine (``arena.engine``). The platform runs an upload alone in a sandbox, with nothing
+but the upload on its path, so :func:`bundle_files` gathers, from the bot file:
+
+* every module of the bot's folder it imports, and theirs, transitively;
+* if any of them imports ``arena``: the engine's pure-Python files (``arena/__init__.py``,
+  ``arena/errors.py`` and ``arena/engine/*.py``) from this installation, so the git repository keeps one
+  copy of the engine and every bundle carries the engine the site runs.
+
+:func:`example_upload` is what ``manage.py load_example_bots`` uploads (tests use it to check that such a
+zip runs alone in the sandboxes).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import zipfile
+from pathlib import Path
+from typing import Final
+
+import arena
+
+ARENA_DIR: Final = Path(arena.__file__).resolve().parent
+ENGINE_FILES: Final = ("__init__.py", "errors.py")
+"""The files of ``arena/`` the engine needs beside ``arena/engine/``."""
+_DATE: Final = (2020, 1, 1, 0, 0, 0)  # stable bytes, stable hash
+
+
+def _imports(path: Path) -> set[str]:
+    """The top-level module names a Python file imports."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+    return names
+
+
+def engine_files() -> list[tuple[str, bytes]]:
+    """(path in the bundle, contents) of the engine's pure-Python files."""
+    files = [(f"arena/{name}", (ARENA_DIR / name).read_bytes()) for name in ENGINE_FILES]
+    for path in sorted((ARENA_DIR / "engine").glob("*.py")):
+        files.append((f"arena/engine/{path.name}", path.read_bytes()))
+    return files
+
+
+def bundle_files(bot: Path) -> list[tuple[str, bytes]]:
+    """(path in the bundle, contents) of the bot file, the sibling modules it needs and, when one of them
+    imports ``arena``, the engine. The bot comes first."""
+    bot = bot.resolve()
+    folder = bot.parent
+    seen: list[Path] = []
+    wanted = [bot]
+    needs_engine = False
+    while wanted:
+        path = wanted.pop(0)
+        if path in seen:
+            continue
+        seen.append(path)
+        for name in sorted(_imports(path)):
+            sibling = folder / f"{name}.py"
+            if name == "arena":
+                needs_engine = True
+            elif sibling.is_file() and sibling not in seen:
+                wanted.append(sibling)
+    files = [(path.name, path.read_bytes()) for path in seen]
+    return files + engine_files() if needs_engine else files
+
+
+def bundle_zip(bot: Path) -> bytes:
+    """The bundle of :func:`bundle_files` as zip bytes (fixed dates: the same files give the same bytes)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in bundle_files(bot):
+            info = zipfile.ZipInfo(name, date_time=_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def example_upload(bot: Path) -> tuple[str, bytes, str]:
+    """(file name, data, entry point) to upload a bot: the single file when it needs nothing else, else
+    a zip of its bundle with the bot as entry point."""
+    files = bundle_files(bot)
+    if len(files) == 1:
+        return bot.name, files[0][1], ""
+    return f"{bot.stem}.zip", bundle_zip(bot), bot.name

@@ -1,0 +1,43 @@
+"""The bots the benchmarks play, by name, as in-process objects (shared by winrates.py and strength.py).
+
+``make("strategist")``, ``make("greedy")``, ``make("random", seed)``, ``make("rlcard")`` (RLCard's rule
+agent through ``bench/bots/rlcard_rule.py``), ``make("search:200")`` (the search bot with 200 playouts per
+decision) or ``make("search-10ms")`` (a level, by time). The example bots are the real files of
+``bots_examples/``, loaded with :func:`arena.play.inprocess.load_bot_module` and played by
+:func:`arena.play.inprocess.play_local`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena.play.inprocess import load_bot_module  # noqa: E402
+
+EXAMPLES = ROOT / "bots_examples"
+BENCH_BOTS = ROOT / "bench" / "bots"
+CLASSES = {
+    "random": (EXAMPLES / "random_bot.py", "RandomBot"),
+    "greedy": (EXAMPLES / "greedy_bot.py", "GreedyBot"),
+    "strategist": (EXAMPLES / "strategist.py", "Strategist"),
+    "rlcard": (BENCH_BOTS / "rlcard_rule.py", "RlcardRuleBot"),
+    "search-10ms": (EXAMPLES / "search_10ms.py", "Search10ms"),
+    "search-100ms": (EXAMPLES / "search_100ms.py", "Search100ms"),
+    "search-1s": (EXAMPLES / "search_1s.py", "Search1s"),
+}
+"""Bot name -> (file, class)."""
+
+
+def make(name: str, seed: int | None = None) -> Any:
+    """A fresh bot object called ``name`` (``search:N`` for the search bot at N playouts per decision);
+    ``seed`` seeds the random bot."""
+    if name.startswith("search:"):
+        module = load_bot_module(EXAMPLES / "search_bot.py")
+        return module.SearchBot(sims=int(name.split(":")[1]))
+    path, cls = CLASSES[name]
+    kind = getattr(load_bot_module(path), cls)
+    return kind(seed) if cls == "RandomBot" else kind()

@@ -1,0 +1,192 @@
+"""The search bot's strength: win rates against the house bots and RLCard's rule agent, and the levels' Elo.
+
+    python bench/strength.py [--games 2000] [--presets classic,stacking,seven-o] [--players 2,4]
+                             [--opponents strategist,rlcard,greedy,random] [--budget 100] [--jobs 2]
+                             [--elo-games 200] [--elo-budgets 10,30,100]
+
+**Win rates.** Each cell (rule set, players, opponent) plays the search bot (``--budget`` playouts per
+decision: deterministic and machine-independent) against copies of one opponent, on *duplicate deals*:
+every deal (seed ``d``) is played once with the search bot in each seat, so every seat sees the same cards
+and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole deals). A win is first place;
+a shared first place counts as a fraction. Intervals are 95% Wilson intervals. All cells print in one
+Markdown table.
+
+**Elo.** ``--elo-games`` > 0 also plays a heads-up round robin on ``--elo-rules`` among the search bot at
+``--elo-budgets`` playouts per decision, the strategist, greedy and random (every pair on the same
+duplicate deals), fits Elo ratings with :func:`arena.ratings.fit.fit_ratings` and prints them with their
+95% intervals, and each search level's average time per searched decision (to compare with the time
+levels ``search-10ms``... of ``bots_examples/``).
+
+Everything runs in-process (:func:`arena.play.inprocess.play_local`: the referee's messages as dicts,
+forced moves played without asking), the bots being the real files (``bench/lineup.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.engine.rules import parse_rules
+from arena.play.inprocess import play_local
+from arena.ratings.fit import fit_ratings
+from arena.ratings.stats import wilson_interval
+from bench.lineup import make
+
+
+def first_share(places: tuple[tuple[int, ...], ...], seat: int) -> float:
+    """1 for a sole win, 1/k for a first place shared by k seats, else 0."""
+    top = places[0]
+    return 1.0 / len(top) if seat in top else 0.0
+
+
+def cell_chunk(spec: str, players: int, hero: str, opponent: str, deals: range) -> tuple[float, int]:
+    """The hero's wins and games over ``deals``, each deal played with the hero in every seat."""
+    rules = parse_rules(spec)
+    wins = 0.0
+    games = 0
+    for deal in deals:
+        for seat in range(players):
+            bots = [make(opponent, deal * 10 + s) for s in range(players)]
+            bots[seat] = make(hero)
+            game = play_local(rules, bots, seed=deal)
+            assert game.outcome is not None
+            wins += first_share(game.outcome.places, seat)
+            games += 1
+    return wins, games
+
+
+class Timed:
+    """Wraps a bot to time its decisions."""
+
+    def __init__(self, bot: object) -> None:
+        self.bot = bot
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.bot, name)
+
+    def decide(self, request: dict[str, object]) -> str:
+        """The bot's decision, timed."""
+        start = time.perf_counter()
+        action: str = self.bot.decide(request)  # type: ignore[attr-defined]
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+
+def pair_chunk(spec: str, a: str, b: str, deals: range) -> tuple[list[tuple[int, int]], dict[str, list[float]]]:
+    """Heads-up games of ``a`` and ``b`` on ``deals`` (both seatings): each game's places as
+    (0 for a / 1 for b, place), and per bot [seconds deciding, decisions]."""
+    rules = parse_rules(spec)
+    results: list[tuple[int, int]] = []
+    clock = {a: [0.0, 0.0], b: [0.0, 0.0]}
+    for deal in deals:
+        for a_seat in (0, 1):
+            bots = [Timed(make(a, deal * 10)), Timed(make(b, deal * 10 + 1))]
+            if a_seat:
+                bots.reverse()
+            game = play_local(rules, bots, seed=deal)  # type: ignore[arg-type]
+            assert game.outcome is not None
+            a_place = game.outcome.place_of(a_seat)
+            b_place = game.outcome.place_of(1 - a_seat)
+            results += [(0, a_place), (1, b_place)]
+            for name, bot in ((a, bots[a_seat]), (b, bots[1 - a_seat])):
+                clock[name][0] += bot.seconds
+                clock[name][1] += bot.decisions
+    return results, clock
+
+
+def chunks(total: int, jobs: int) -> list[range]:
+    """``range(total)`` in pieces for ``jobs`` workers."""
+    size = max(1, total // (jobs * 4))
+    return [range(s, min(total, s + size)) for s in range(0, total, size)]
+
+
+def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
+    """The win-rate table."""
+    hero = f"search:{args.budget}"
+    print(f"search bot at {args.budget} playouts per decision, duplicate deals (the seat rotates per deal)\n")
+    print("| rules | players | opponents | games | search wins | 95% interval | fair share | seconds |")
+    print("|---|---|---|---|---|---|---|---|")
+    for spec in args.presets.split(","):
+        for players in (int(p) for p in args.players.split(",")):
+            for opponent in args.opponents.split(","):
+                started = time.perf_counter()
+                deals = -(-args.games // players)
+                futures = [
+                    pool.submit(cell_chunk, spec, players, hero, opponent, part)
+                    for part in chunks(deals, args.jobs)
+                ]
+                wins = sum(f.result()[0] for f in futures)
+                games = sum(f.result()[1] for f in futures)
+                low, high = wilson_interval(wins, games)
+                shown = opponent if players == 2 else f"{opponent} (×{players - 1})"
+                print(
+                    f"| {spec} | {players} | {shown} | {games} | {100 * wins / games:.1f}% "
+                    f"| {100 * low:.1f}–{100 * high:.1f}% | {100 / players:.0f}% "
+                    f"| {time.perf_counter() - started:.0f} |",
+                    flush=True,
+                )
+
+
+def elo(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
+    """The round robin and its fitted ratings."""
+    names = [f"search:{b}" for b in args.elo_budgets.split(",")] + ["strategist", "greedy", "random"]
+    deals = -(-args.elo_games // 2)
+    matches: list[list[tuple[int, int]]] = []
+    clock = {name: [0.0, 0.0] for name in names}
+    pending: list[tuple[int, int, Future[tuple[list[tuple[int, int]], dict[str, list[float]]]]]] = []
+    for i, j in combinations(range(len(names)), 2):
+        for part in chunks(deals, args.jobs):
+            pending.append((i, j, pool.submit(pair_chunk, args.elo_rules, names[i], names[j], part)))
+    for i, j, future in pending:
+        results, spent = future.result()
+        ids = (i, j)
+        for k in range(0, len(results), 2):
+            matches.append([(ids[results[k][0]], results[k][1]), (ids[results[k + 1][0]], results[k + 1][1])])
+        for name, (seconds, decisions) in spent.items():
+            clock[name][0] += seconds
+            clock[name][1] += decisions
+    fit = fit_ratings(matches)
+    print(f"\nElo on {args.elo_rules}, heads-up round robin, {2 * deals} games per pair (duplicate deals)\n")
+    print("| bot | Elo | 95% interval | games | ms per decision |")
+    print("|---|---|---|---|---|")
+    order = sorted(range(len(fit.ids)), key=lambda k: -fit.ratings[k])
+    for k in order:
+        name = names[fit.ids[k]]
+        seconds, decisions = clock[name]
+        per = f"{1000 * seconds / decisions:.1f}" if decisions else "-"
+        print(
+            f"| {name} | {fit.ratings[k]:.0f} | {fit.low[k]:.0f}–{fit.high[k]:.0f} | {fit.games[k]} | {per} |"
+        )
+
+
+def main() -> None:
+    """Parse the flags, print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per cell (0: no win-rate table)")
+    parser.add_argument("--presets", default="classic,stacking,seven-o")
+    parser.add_argument("--players", default="2,4")
+    parser.add_argument("--opponents", default="strategist,rlcard,greedy,random")
+    parser.add_argument("--budget", type=int, default=100, help="the search bot's playouts per decision")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--elo-games", type=int, default=0, help="games per pair of the round robin")
+    parser.add_argument("--elo-rules", default="classic")
+    parser.add_argument("--elo-budgets", default="10,30,100")
+    args = parser.parse_args()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        if args.games:
+            win_rates(args, pool)
+        if args.elo_games:
+            elo(args, pool)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Search bot: information-set Monte Carlo search with the engine itself (docs/bots.md, "Search bot").
+
+At each of its turns (phases ``turn`` and ``drawn``) it:
+
+1. writes what it sees as a position (``arena.engine.determinize.ViewTracker``: its hand, the discard pile
+   it followed from the events, the hand sizes, the pending penalty...);
+2. samples *worlds* consistent with it (``sample_world``: the view loaded by ``Game.from_position`` with a
+   fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile; cards a seat
+   probably lacks because it drew on them are moved away from it);
+3. for every candidate action, plays it in the world and finishes the hand with the greedy policy for every
+   seat (the same worlds for every candidate: common random numbers), and scores the result: 1 for winning
+   the hand (or the game), 0 for losing it, a hand-size estimate when the playout is cut at
+   :data:`MAX_PLAYOUT` moves;
+4. plays the candidate with the best average.
+
+Everything else (naming a colour, swaps, UNO windows, catches, slaps, jump-ins) and any position it cannot
+write is left to the strategist (``strategist.py``), whose card memory it shares.
+
+Budget: ``sims`` playouts per decision (deterministic, for tests and benchmarks), or ``seconds`` per
+decision, capped by the referee's ``decision_timeout`` from ``hello`` with a safety margin (and halved when
+the time bank runs low). Its random numbers come from ``self.rng``, seeded from ``hello.seed``.
+
+It needs the engine (the ``arena`` package): in a clone or with the wheel installed it imports it; the
+platform's upload of this example packs the engine's files next to it (``arena.play.bundle``).
+"""
+
+import random
+import sys
+import time
+from pathlib import Path
+
+try:
+    import arena.engine  # noqa: F401  (the wheel, or the packed engine beside this file)
+except ImportError:  # a clone: the repository root is the parent folder
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from strategist import Strategist  # the fallback policy, in the same folder
+from uno_bot import run  # the protocol helper, in the same folder (re-exported for the levels)
+
+from arena.engine.determinize import ViewTracker, sample_world
+from arena.engine.policies import greedy_policy
+from arena.engine.rules import RuleSet
+
+MAX_PLAYOUT = 400
+"""Moves after which a playout is cut and scored by hand sizes."""
+CONFIDENCE = 1.0
+"""Standard errors by which an option must beat the strategist's choice to be played instead of it."""
+SAFETY = 0.6
+"""The share of ``decision_timeout`` a time-budgeted decision may use (the rest covers the referee's
+overhead and the last playout)."""
+
+
+def candidates(legal, hand):
+    """The actions worth simulating: the UNO-declaring form only when it is a true call, and a wild's
+    colour only among the two colours the rest of the hand holds most of."""
+    plain = {a for a in legal if not a.endswith("!")}
+    kept = []
+    for action in legal:
+        if action.endswith("!"):
+            if len(hand) == 2 or action[:-1] not in plain:
+                kept.append(action)
+        elif action + "!" in legal and len(hand) == 2:
+            continue
+        else:
+            kept.append(action)
+    wilds = [a for a in kept if ":" in a]
+    if len(wilds) > 2:
+        counts = {c: 0 for c in "RYGB"}
+        for card in hand:
+            if card[0] in counts:
+                counts[card[0]] += 1
+        best = sorted("RYGB", key=lambda c: -counts[c])[:2]
+        kept = [a for a in kept if ":" not in a or a.rstrip("!").split(":")[1] in best]
+    return kept
+
+
+def playout(world, seat, rng):
+    """Finish the world's hand with the greedy policy for every seat; the result for ``seat`` (0..1)."""
+    hand_no = world.hand_no
+    for _ in range(MAX_PLAYOUT):
+        if world.is_over or world.hand_no != hand_no:
+            break
+        mover = world.to_move[0]
+        world.apply(greedy_policy(world, mover, world.legal_actions(mover), rng), mover)
+    else:
+        return truncated_value(world, seat)
+    if world.outcome is not None:  # the game is over: its result
+        top = world.outcome.places[0]
+        return 1.0 / len(top) if seat in top else 0.0
+    for event in reversed(world.events):
+        if event["type"] == "hand_end":
+            return 1.0 if event["winner"] == seat else 0.0
+    return truncated_value(world, seat)
+
+
+def truncated_value(world, seat):
+    """A cut playout's value: our share of the fewest cards among the seats still in the hand."""
+    mine = len(world.hands[seat])
+    others = [len(h) for s, h in enumerate(world.hands) if s != seat and h]
+    best = min(others) if others else mine
+    return best / (best + mine) if best + mine else 0.5
+
+
+class SearchBot(Strategist):
+    """Information-set Monte Carlo search over the engine; the strategist for everything else."""
+
+    name = "search"
+    seconds = 0.1
+    sims = None
+
+    def __init__(self, sims=None, seconds=None):
+        super().__init__()
+        if sims is not None:
+            self.sims = sims
+        if seconds is not None:
+            self.seconds = seconds
+        self.tracker = None
+        self.timeout = None
+        self.rng = random.Random(0)
+        self.rng_playout = random.Random(0)  # reseeded per round: every option meets the same opponents
+
+    def on_hello(self, hello):
+        """Remember the rules, the seat and the clock; start tracking the view."""
+        super().on_hello(hello)
+        self.rng = random.Random(hello.get("seed"))  # as the helper seeds it (in-process runs too)
+        rules = RuleSet.from_dict(hello["rules"])
+        self.tracker = ViewTracker(rules, hello["seat"], hello["players"])
+        self.timeout = (hello.get("limits") or {}).get("decision_timeout")
+
+    def on_event(self, event):
+        """Feed both memories."""
+        super().on_event(event)
+        if self.tracker is not None:
+            self.tracker.on_event(event)
+
+    def budget(self, request):
+        """Seconds this decision may take (``None`` with a simulation budget)."""
+        if self.sims is not None:
+            return None
+        seconds = self.seconds
+        if self.timeout:
+            seconds = min(seconds, self.timeout * SAFETY)
+            bank = request.get("time_bank")
+            if bank is not None and bank < 10 * self.timeout:
+                seconds = seconds / 2
+        return seconds
+
+    def decide(self, request):
+        """Search in turn and drawn phases; the strategist's choice elsewhere."""
+        legal = request["legal"]
+        obs = request["observation"]
+        view = self.tracker.view(obs) if self.tracker is not None and len(legal) > 1 else None
+        if view is None:
+            return super().decide(request)
+        options = candidates(legal, obs["hand"])
+        if len(options) == 1:
+            return options[0]
+        fallback = super().decide(request)
+        if fallback not in options:
+            options.append(fallback)
+        prior = options.index(fallback)
+        try:
+            return self.search(view, options, obs["seat"], self.budget(request), prior)
+        except Exception as error:  # never forfeit a game over a position the bot could not write
+            sys.stderr.write(f"search: {error!r}; falling back to the strategist\n")
+            return fallback
+
+    def search(self, view, options, seat, seconds, prior=0):
+        """The option with the best average playout result over sampled worlds, unless it does not beat
+        ``options[prior]`` (the strategist's choice) by :data:`CONFIDENCE` standard errors of the paired
+        difference (the same worlds for every option make the differences precise)."""
+        start = time.perf_counter()
+        k = len(options)
+        diff = [0.0] * k  # sums of (value - value of the prior) per round
+        square = [0.0] * k
+        rounds = 0
+        limit = max(2, (self.sims or 0) // k) if seconds is None else None
+        voids = self.tracker.voids if self.tracker is not None else None
+        while True:
+            seed = self.rng.getrandbits(62)
+            values = []
+            for action in options:
+                world = sample_world(view, seed, voids)
+                world.apply(action, seat)
+                self.rng_playout.seed(seed)
+                values.append(playout(world, seat, self.rng_playout))
+            for i in range(k):
+                d = values[i] - values[prior]
+                diff[i] += d
+                square[i] += d * d
+            rounds += 1
+            if limit is not None:
+                if rounds >= limit:
+                    break
+            elif rounds >= 2 and time.perf_counter() - start >= seconds * rounds / (rounds + 1):
+                break  # the next round would likely end past the budget
+        best = max(range(k), key=lambda i: (diff[i], i == prior, -i))
+        mean = diff[best] / rounds
+        variance = max(0.0, square[best] / rounds - mean * mean)
+        if best != prior and mean > CONFIDENCE * (variance / rounds) ** 0.5:
+            return options[best]
+        return options[prior]
+
+
+if __name__ == "__main__":
+    run(SearchBot)
