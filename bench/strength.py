@@ -2,14 +2,14 @@
 
     python bench/strength.py [--games 2000] [--presets classic,stacking,seven-o] [--players 2,4]
                              [--opponents strategist,rlcard,greedy,random] [--budget 100] [--jobs 2]
-                             [--elo-games 200] [--elo-budgets 10,30,100]
+                             [--hero search] [--elo-games 200] [--elo-budgets 10,30,100]
 
 **Win rates.** Each cell (rule set, players, opponent) plays the search bot (``--budget`` playouts per
 decision: deterministic and machine-independent) against copies of one opponent, on *duplicate deals*:
 every deal (seed ``d``) is played once with the search bot in each seat, so every seat sees the same cards
 and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole deals). A win is first place;
 a shared first place counts as a fraction. Intervals are 95% Wilson intervals. All cells print in one
-Markdown table.
+Markdown table. ``--hero strategist`` (or any name of ``bench/lineup.py``) measures another bot the same way.
 
 **Elo.** ``--elo-games`` > 0 also plays a heads-up round robin on ``--elo-rules`` among the search bot at
 ``--elo-budgets`` playouts per decision, the strategist, greedy and random (every pair on the same
@@ -81,7 +81,9 @@ class Timed:
         return action
 
 
-def pair_chunk(spec: str, a: str, b: str, deals: range) -> tuple[list[tuple[int, int]], dict[str, list[float]]]:
+def pair_chunk(
+    spec: str, a: str, b: str, deals: range
+) -> tuple[list[tuple[int, int]], dict[str, list[float]]]:
     """Heads-up games of ``a`` and ``b`` on ``deals`` (both seatings): each game's places as
     (0 for a / 1 for b, place), and per bot [seconds deciding, decisions]."""
     rules = parse_rules(spec)
@@ -111,9 +113,10 @@ def chunks(total: int, jobs: int) -> list[range]:
 
 def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     """The win-rate table."""
-    hero = f"search:{args.budget}"
-    print(f"search bot at {args.budget} playouts per decision, duplicate deals (the seat rotates per deal)\n")
-    print("| rules | players | opponents | games | search wins | 95% interval | fair share | seconds |")
+    hero = f"search:{args.budget}" if args.hero == "search" else args.hero
+    about = f"the search bot at {args.budget} playouts per decision" if args.hero == "search" else args.hero
+    print(f"{about}, duplicate deals (its seat rotates over each deal)\n")
+    print(f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |")
     print("|---|---|---|---|---|---|---|---|")
     for spec in args.presets.split(","):
         for players in (int(p) for p in args.players.split(",")):
@@ -176,6 +179,7 @@ def main() -> None:
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--opponents", default="strategist,rlcard,greedy,random")
     parser.add_argument("--budget", type=int, default=100, help="the search bot's playouts per decision")
+    parser.add_argument("--hero", default="search", help="the bot measured (search, or a lineup name)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--elo-games", type=int, default=0, help="games per pair of the round robin")
     parser.add_argument("--elo-rules", default="classic")

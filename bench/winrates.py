@@ -35,7 +35,7 @@ def chunk(rules_spec: str, players: int, opponent: str, first: int, count: int) 
         seat = g % players
         bots = [make(opponent, g * 10 + s) for s in range(players)]
         bots[seat] = make("strategist")
-        game = play_local(rules, bots, seed=g)  # type: ignore[arg-type]
+        game = play_local(rules, bots, seed=g)
         assert game.outcome is not None
         top = game.outcome.places[0]
         if seat in top:
@@ -70,7 +70,7 @@ def referee_sample(rules_spec: str, players: int, opponent: str, games: int) -> 
         if opponent != "random":  # random bots draw their own random numbers
             bots = [make(opponent) for _ in range(players)]
             bots[seat] = make("strategist")
-            local = play_local(rules, bots, g)  # type: ignore[arg-type]
+            local = play_local(rules, bots, g)
             same += [d[1] for d in result.replay["decisions"]] == [a for _, a in local.history]
     return wins, same
 

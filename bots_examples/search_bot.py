@@ -43,6 +43,11 @@ from arena.engine.rules import RuleSet
 
 MAX_PLAYOUT = 400
 """Moves after which a playout is cut and scored by hand sizes."""
+ENDGAME = 3
+"""The bot searches once some seat holds this many cards or fewer (before, the strategist plays: with
+whole hands to go, playouts barely tell the options apart)."""
+MIN_ROUNDS = 8
+"""Playout rounds needed before the search may overrule the strategist."""
 CONFIDENCE = 1.0
 """Standard errors by which an option must beat the strategist's choice to be played instead of it."""
 SAFETY = 0.6
@@ -65,7 +70,7 @@ def candidates(legal, hand):
             kept.append(action)
     wilds = [a for a in kept if ":" in a]
     if len(wilds) > 2:
-        counts = {c: 0 for c in "RYGB"}
+        counts = dict.fromkeys("RYGB", 0)
         for card in hand:
             if card[0] in counts:
                 counts[card[0]] += 1
@@ -107,6 +112,7 @@ class SearchBot(Strategist):
     name = "search"
     seconds = 0.1
     sims = None
+    endgame = ENDGAME
 
     def __init__(self, sims=None, seconds=None):
         super().__init__()
@@ -149,7 +155,9 @@ class SearchBot(Strategist):
         """Search in turn and drawn phases; the strategist's choice elsewhere."""
         legal = request["legal"]
         obs = request["observation"]
-        view = self.tracker.view(obs) if self.tracker is not None and len(legal) > 1 else None
+        sizes = [n for n in obs["hand_sizes"] if n]
+        near = min(sizes, default=0) <= self.endgame
+        view = self.tracker.view(obs) if self.tracker is not None and len(legal) > 1 and near else None
         if view is None:
             return super().decide(request)
         options = candidates(legal, obs["hand"])
@@ -174,7 +182,7 @@ class SearchBot(Strategist):
         diff = [0.0] * k  # sums of (value - value of the prior) per round
         square = [0.0] * k
         rounds = 0
-        limit = max(2, (self.sims or 0) // k) if seconds is None else None
+        limit = max(MIN_ROUNDS, (self.sims or 0) // k) if seconds is None else None
         voids = self.tracker.voids if self.tracker is not None else None
         while True:
             seed = self.rng.getrandbits(62)
@@ -197,7 +205,7 @@ class SearchBot(Strategist):
         best = max(range(k), key=lambda i: (diff[i], i == prior, -i))
         mean = diff[best] / rounds
         variance = max(0.0, square[best] / rounds - mean * mean)
-        if best != prior and mean > CONFIDENCE * (variance / rounds) ** 0.5:
+        if best != prior and rounds >= MIN_ROUNDS and mean > CONFIDENCE * (variance / rounds) ** 0.5:
             return options[best]
         return options[prior]
 

@@ -152,7 +152,7 @@ def sample_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None 
     sample dealt to it that it probably lacks are exchanged with draw-pile cards it may hold (shuffled by
     the same seed). The exchange keeps every hand's size and every card's count."""
     game = Game.from_position(view, seed)
-    if not voids or not any(voids) or not game.draw_pile or game.phase != 0 and game.phase != 1:
+    if not voids or not any(voids) or not game.draw_pile or (game.phase != 0 and game.phase != 1):
         return game
     rng = random.Random(seed)
     pile = game.draw_pile

@@ -27,7 +27,7 @@ from rlcard.models.uno_rule_models import UNORuleAgentV1
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots_examples"))
 
-from uno_bot import COLOURS, Bot, run  # noqa: E402  (the protocol helper of bots_examples/)
+from uno_bot import COLOURS, Bot, run
 
 TRAITS = {"S": "skip", "R": "reverse", "D2": "draw_2"}
 

@@ -23,6 +23,7 @@ from bots.validation import validate_upload
 #: Example files that run but are not example opponents.
 NOT_OPPONENTS = frozenset({"uno_bot.py", "template_bot.py", "search_bot.py"})
 
+
 def example_upload(path: Path) -> tuple[str, bytes, str]:
     """(file name, data, entry point) of an example: a zip of the bot, the helpers it imports from its
     folder and (for the search bots) the engine, or the single file when it imports none

@@ -1,0 +1,166 @@
+"""The search bot (bots_examples/search_bot.py) and its levels: legal play on every preset, in-process and
+through the referee; determinism given the seed and a playout budget; the time budget; the bundle the
+platform uploads; RLCard's rule agent behind its adapter."""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.engine.rules import PRESETS, parse_rules
+from arena.play import bundle
+from arena.play.examples import example_path
+from arena.play.inprocess import load_bot_module, play_local
+from arena.play.referee import BotEntry, MatchSettings, run_match
+from sandbox import BotSpec, Limits
+from sandbox.process import ProcessRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "bots_examples"
+SEARCH = load_bot_module(EXAMPLES / "search_bot.py")
+STRATEGIST = load_bot_module(EXAMPLES / "strategist.py")
+
+
+class Recording:
+    """Wraps a local bot and keeps its decisions."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.actions: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def decide(self, request: dict[str, Any]) -> str:
+        action: str = self.bot.decide(request)
+        assert action in request["legal"]
+        self.actions.append(action)
+        return action
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_it_plays_legal_moves_on_every_preset(name: str) -> None:
+    rules = PRESETS[name]
+    players = max(rules.min_players, min(rules.max_players, 3))
+    bots: list[Any] = [Recording(SEARCH.SearchBot(sims=6))] + [
+        STRATEGIST.Strategist() for _ in range(players - 1)
+    ]
+    game = play_local(rules, bots, seed=7)  # play_local raises on an illegal action
+    assert game.is_over
+    assert bots[0].actions
+
+
+def test_it_is_deterministic_given_the_seed_and_a_playout_budget() -> None:
+    rules = parse_rules("classic-single")
+
+    def actions(seed: int) -> list[str]:
+        hero = Recording(SEARCH.SearchBot(sims=12))
+        play_local(rules, [hero, STRATEGIST.Strategist()], seed=seed)
+        return hero.actions
+
+    assert actions(3) == actions(3)
+    assert actions(3) != actions(4)
+
+
+def test_a_time_budget_is_kept() -> None:
+    bot = SEARCH.SearchBot(seconds=0.05)
+    rules = parse_rules("classic-single")
+    slowest = 0.0
+    original = bot.search
+
+    def timed(*args: Any) -> str:
+        nonlocal slowest
+        start = time.perf_counter()
+        action: str = original(*args)
+        slowest = max(slowest, time.perf_counter() - start)
+        return action
+
+    bot.search = timed
+    play_local(rules, [bot, STRATEGIST.Strategist()], seed=2)
+    assert 0 < slowest < 0.05 * 2 + 0.05  # one playout round beyond the estimate at most
+
+
+def test_the_budget_follows_the_referees_decision_timeout() -> None:
+    bot = SEARCH.SearchBot(seconds=1.0)
+    bot.timeout = 0.2
+    assert bot.budget({"time_bank": 30.0}) == pytest.approx(0.2 * SEARCH.SAFETY)
+    assert bot.budget({"time_bank": 0.5}) < 0.2 * SEARCH.SAFETY  # a low bank halves it
+    assert SEARCH.SearchBot(sims=10).budget({"time_bank": 30.0}) is None
+
+
+def test_candidates_keep_true_uno_calls_and_two_wild_colours() -> None:
+    legal = ["R5", "R5!", "W:R", "W:Y", "W:G", "W:B", "draw"]
+    assert SEARCH.candidates(legal, ["R5", "W"]) == ["R5!", "W:R", "W:Y", "draw"]
+    assert set(SEARCH.candidates(["G1", "W:R", "W:Y", "W:G", "W:B"], ["G1", "G2", "B3", "W"])) == {
+        "G1",
+        "W:G",
+        "W:B",
+    }
+
+
+@pytest.mark.parametrize("level", ["search-10ms", "search-100ms", "search-1s"])
+def test_the_levels_are_examples_by_short_name(level: str) -> None:
+    path = example_path(level)
+    assert path is not None
+    module = load_bot_module(path)
+    bot = next(v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__)
+    assert bot.name == level
+    assert bot.seconds > 0
+
+
+def test_it_plays_through_the_referee() -> None:
+    runner = ProcessRunner(production=False)
+
+    def entry(file: str) -> BotEntry:
+        spec = BotSpec(EXAMPLES, ("python3", file))
+        return BotEntry(file, lambda: runner.start(spec, Limits()))
+
+    settings = MatchSettings(decision_timeout=0.1, time_bank=5.0)
+    result = run_match(parse_rules("seven-o"), [entry("search_10ms.py"), entry("strategist.py")], 5, settings)
+    assert result.faults == [None, None]
+
+
+def test_the_bundle_carries_the_helpers_and_the_engine_and_runs_alone(tmp_path: Path) -> None:
+    name, data, entry_point = bundle.example_upload(EXAMPLES / "search_10ms.py")
+    assert (name, entry_point) == ("search_10ms.zip", "search_10ms.py")
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert names[0] == "search_10ms.py"
+    assert {
+        "search_bot.py",
+        "strategist.py",
+        "uno_bot.py",
+        "arena/__init__.py",
+        "arena/engine/game.py",
+    } <= set(names)
+    assert not any(n.startswith(("arena/play", "arena/ratings", "sandbox")) for n in names)
+    assert bundle.example_upload(EXAMPLES / "search_10ms.py")[1] == data  # stable bytes
+    assert bundle.example_upload(EXAMPLES / "random_bot.py")[0] == "random_bot.zip"
+    folder = tmp_path / "bot"
+    zipfile.ZipFile(io.BytesIO(data)).extractall(folder)
+    runner = ProcessRunner(production=False)
+    # -E -s: no PYTHONPATH, no user site; run from the extracted folder, the repository is not on the path
+    spec = BotSpec(folder, ("python3", "-E", "-s", entry_point))
+    entries = [
+        BotEntry("search", lambda: runner.start(spec, Limits())),
+        BotEntry(
+            "strategist", lambda: runner.start(BotSpec(EXAMPLES, ("python3", "strategist.py")), Limits())
+        ),
+    ]
+    result = run_match(parse_rules("classic-single"), entries, 1, MatchSettings(decision_timeout=0.1))
+    assert result.faults == [None, None]
+
+
+def test_the_rlcard_adapter_makes_legal_moves() -> None:
+    pytest.importorskip("rlcard")
+    adapter = load_bot_module(ROOT / "bench" / "bots" / "rlcard_rule.py")
+    for name in ("classic", "stacking", "seven-o", "no-mercy", "classic-2018"):
+        rules = PRESETS[name]
+        bots: list[Any] = [Recording(adapter.RlcardRuleBot()) for _ in range(3)]
+        game = play_local(rules, bots, seed=11)
+        assert game.is_over
+        assert all(b.actions for b in bots)
