@@ -1,24 +1,29 @@
-"""Search bot: information-set Monte Carlo search with the engine itself (docs/bots.md, "Search bot").
+"""Search bot: information-set Monte Carlo search with the engine itself (docs/bots.md, "The search bot").
 
-At each of its turns (phases ``turn`` and ``drawn``) it:
+It is the strategist (``strategist.py``, whose card memory it shares) plus a search that may overrule it.
+When one of its decisions in phase ``turn`` or ``drawn`` has more than one sensible option and some seat
+holds :data:`ENDGAME` cards or fewer, it:
 
 1. writes what it sees as a position (``arena.engine.determinize.ViewTracker``: its hand, the discard pile
    it followed from the events, the hand sizes, the pending penalty...);
 2. samples *worlds* consistent with it (``sample_world``: the view loaded by ``Game.from_position`` with a
    fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile; cards a seat
    probably lacks because it drew on them are moved away from it);
-3. for every candidate action, plays it in the world and finishes the hand with the greedy policy for every
-   seat (the same worlds for every candidate: common random numbers), and scores the result: 1 for winning
-   the hand (or the game), 0 for losing it, a hand-size estimate when the playout is cut at
+3. for every option, plays it in the world and finishes the hand with the engine's greedy policy for every
+   seat (the same world and the same random numbers for every option), and scores the result: 1 for
+   winning the hand (or the game), 0 for losing it, a hand-size share when the playout is cut at
    :data:`MAX_PLAYOUT` moves;
-4. plays the candidate with the best average.
+4. plays the option with the best average if it beats the strategist's choice by :data:`CONFIDENCE`
+   standard errors of the paired difference after at least :data:`MIN_ROUNDS` rounds; else the
+   strategist's choice.
 
-Everything else (naming a colour, swaps, UNO windows, catches, slaps, jump-ins) and any position it cannot
-write is left to the strategist (``strategist.py``), whose card memory it shares.
+Everything else (naming a colour, swaps, UNO windows, catches, slaps, jump-ins, the opening) and any
+position it cannot write is the strategist's.
 
-Budget: ``sims`` playouts per decision (deterministic, for tests and benchmarks), or ``seconds`` per
-decision, capped by the referee's ``decision_timeout`` from ``hello`` with a safety margin (and halved when
-the time bank runs low). Its random numbers come from ``self.rng``, seeded from ``hello.seed``.
+Budget: ``sims`` playouts per decision (at least :data:`MIN_ROUNDS` per option; deterministic, for tests
+and benchmarks), or ``seconds`` per decision, capped at :data:`SAFETY` times the referee's
+``decision_timeout`` from ``hello`` (and halved when the time bank runs low). Its random numbers come from
+``self.rng``, seeded from ``hello.seed``.
 
 It needs the engine (the ``arena`` package): in a clone or with the wheel installed it imports it; the
 platform's upload of this example packs the engine's files next to it (``arena.play.bundle``).

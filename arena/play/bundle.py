@@ -10,13 +10,17 @@ but the upload on its path, so :func:`bundle_files` gathers, from the bot file:
   copy of the engine and every bundle carries the engine the site runs.
 
 :func:`example_upload` is what ``manage.py load_example_bots`` uploads (tests use it to check that such a
-zip runs alone in the sandboxes).
+zip runs alone in the sandboxes); :func:`runnable` is what ``python -m arena match`` / ``ask`` run for an
+example bot, since their sandboxes too see only the bot's folder.
 """
 
 from __future__ import annotations
 
 import ast
+import atexit
 import io
+import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Final
@@ -89,3 +93,26 @@ def example_upload(bot: Path) -> tuple[str, bytes, str]:
     if len(files) == 1:
         return bot.name, files[0][1], ""
     return f"{bot.stem}.zip", bundle_zip(bot), bot.name
+
+
+_staged: dict[Path, Path] = {}
+
+
+def runnable(bot: Path) -> Path:
+    """The file to run for ``bot`` in a sandbox that sees only its folder: ``bot`` itself, unless its
+    bundle carries the engine (the search bots); then the bundle written once per process to a temporary
+    folder (removed at exit) and the bot's copy there."""
+    bot = bot.resolve()
+    if bot in _staged:
+        return _staged[bot]
+    files = bundle_files(bot)
+    if not any(name.startswith("arena/") for name, _ in files):
+        return bot
+    folder = Path(tempfile.mkdtemp(prefix="uno-arena-bundle-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for name, data in files:
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    _staged[bot] = folder / bot.name
+    return _staged[bot]

@@ -25,7 +25,8 @@ from typing import Any
 
 from arena.engine.rules import parse_rules
 from arena.play import bot_text
-from arena.play.examples import resolve_bot
+from arena.play.bundle import runnable
+from arena.play.examples import EXAMPLES_DIR, resolve_bot
 from arena.play.progress import progress_bar
 from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, SeriesGame, run_match, run_series
 from arena.ratings.stats import wilson_interval
@@ -78,6 +79,8 @@ def bot_entries(paths: list[str], runner: Any, limits: Any = None) -> list[BotEn
         if path.suffix not in LANGUAGES:
             raise SystemExit(f"error: {raw}: unknown language (use {', '.join(LANGUAGES)} files)")
         language, interpreter = LANGUAGES[path.suffix]
+        if path.parent == EXAMPLES_DIR and path.suffix == ".py":
+            path = runnable(path)  # the search bots: their folder with the engine packed in
         spec = BotSpec(path.parent, (interpreter, path.name), language)
         seen[path.stem] = seen.get(path.stem, 0) + 1
         name = path.stem if seen[path.stem] == 1 else f"{path.stem}#{seen[path.stem]}"

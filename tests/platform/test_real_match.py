@@ -28,7 +28,8 @@ def test_examples_pass_smoke_tests_and_play_a_rated_match(rulesets: None, settin
     settings.UNO_ARENA_RUNNER = "process"
     call_command("load_example_bots", dir=str(EXAMPLES), stdout=StringIO())
     bots = list(Bot.objects.filter(owner__username=settings.UNO_ARENA_SYSTEM_USER).order_by("name"))
-    assert [b.name for b in bots] == ["greedy-bot", "random-bot", "strategist"]  # not the helper/template
+    names = [b.name for b in bots]  # not the helper, the template or the search bot's module
+    assert names == ["greedy-bot", "random-bot", "search-100ms", "search-10ms", "search-1s", "strategist"]
     for bot in bots:
         assert bot.active_version is None
         assert bot.pending_version is not None
@@ -44,7 +45,7 @@ def test_examples_pass_smoke_tests_and_play_a_rated_match(rulesets: None, settin
     assert match.status == MatchStatus.FINISHED, match.error
     assert match.decisions
     assert Replay.objects.filter(match=match).exists()
-    assert RatingHistory.objects.filter(match=match).count() == 3
+    assert RatingHistory.objects.filter(match=match).count() == len(bots)
     assert not any(p.fault_kind for p in match.participants.all())
     assert run_match_task.apply(args=[match.pk]).get() == "skipped"
 
