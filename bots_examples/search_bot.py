@@ -162,21 +162,32 @@ class SearchBot(Strategist):
         obs = request["observation"]
         sizes = [n for n in obs["hand_sizes"] if n]
         near = min(sizes, default=0) <= self.endgame
-        view = self.tracker.view(obs) if self.tracker is not None and len(legal) > 1 and near else None
+        view = None
+        if self.tracker is not None and len(legal) > 1 and near and "challenge" not in legal:
+            view = self.tracker.view(obs)  # a challenge is the strategist's: worlds load bluffs as innocent
         if view is None:
             return super().decide(request)
-        options = candidates(legal, obs["hand"])
-        if len(options) == 1:
-            return options[0]
+        options = [a for a in candidates(legal, obs["hand"]) if not self.bluff(a, obs)]
         fallback = super().decide(request)
         if fallback not in options:
             options.append(fallback)
+        if len(options) == 1:
+            return fallback
         prior = options.index(fallback)
         try:
             return self.search(view, options, obs["seat"], self.budget(request), prior)
         except Exception as error:  # never forfeit a game over a position the bot could not write
             sys.stderr.write(f"search: {error!r}; falling back to the strategist\n")
             return fallback
+
+    def bluff(self, action, obs):
+        """Whether ``action`` plays a restricted wild draw card while holding the colour in force: the
+        playouts' opponents never challenge, so the search would overrate it."""
+        rules = self.tracker.rules if self.tracker is not None else None
+        code = action.rstrip("!").split(":")[0]
+        if rules is None or not rules.challenge or code not in rules.restricted:
+            return False
+        return any(card[0] == obs["color"] for card in obs["hand"])
 
     def search(self, view, options, seat, seconds, prior=0):
         """The option with the best average playout result over sampled worlds, unless it does not beat
