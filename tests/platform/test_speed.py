@@ -91,6 +91,27 @@ def test_leaderboard_cache_is_per_page_and_ignores_junk(
         assert "b00" in client.get("/rules/classic/?page=99").content.decode()
 
 
+def test_api_leaderboard_is_cached_and_current(
+    client: Any, classic: RuleSet, owner: Any, other: Any, django_assert_num_queries: Any
+) -> None:
+    bots = [make_bot(owner, "alpha"), make_bot(other, "beta"), make_bot(other, "gamma")]
+    _finish(create_match(classic, bots[:2], rated=True, seed=1), [[0], [1]])
+    first = client.get("/api/leaderboards/classic/").json()
+    with django_assert_num_queries(0):  # all from the cache
+        again = client.get("/api/leaderboards/classic/").json()
+    assert again == first
+    assert [row["bot"] for row in first["results"]][:2] == ["alpha", "beta"]
+
+    # A new rated result shows at once; pages and bad pages keep their own answers, errors are not cached.
+    _finish(create_match(classic, [bots[2], bots[0]], rated=True, seed=2), [[0], [1]])
+    fresh = client.get("/api/leaderboards/classic/").json()
+    assert "gamma" in {row["bot"] for row in fresh["results"]}
+    assert client.get("/api/leaderboards/classic/?page=2").status_code == 404
+    assert client.get("/api/leaderboards/classic/?page=x").status_code == 400
+    assert client.get("/api/leaderboards/no-such-rules/").status_code == 404
+    assert client.get("/api/leaderboards/classic/?page=1").json() == fresh
+
+
 def test_leaderboard_cache_can_be_turned_off(
     client: Any, classic: RuleSet, owner: Any, settings: Any, django_assert_num_queries: Any
 ) -> None:
