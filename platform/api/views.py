@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from django.core.cache import cache
@@ -220,7 +221,7 @@ class LeaderboardView(generics.ListAPIView):
         ruleset = get_object_or_404(RuleSet, slug=self.kwargs["slug"])
         return leaderboard(ruleset)
 
-    def paginate_queryset(self, queryset: Any) -> list[Any] | None:
+    def paginate_queryset(self, queryset: Any) -> builtins.list[Any] | None:  # `list` is the view's method
         """Number the rows of the page with their rank."""
         page = super().paginate_queryset(queryset)
         if page is None:

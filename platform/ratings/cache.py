@@ -18,7 +18,8 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
-_ALL = "leaderboard:gen:*"
+ALL_GENERATIONS = "leaderboard:gen:*"
+"""The generation of every leaderboard (and of every cached bot page, ``web.page_cache``)."""
 
 
 def _generation_key(slug: str) -> str:
@@ -27,8 +28,8 @@ def _generation_key(slug: str) -> str:
 
 def page_key(slug: str, page: int) -> str:
     """The cache key of page ``page`` of rule set ``slug``'s leaderboard, in the current generations."""
-    gens = cache.get_many([_ALL, _generation_key(slug)])
-    return f"leaderboard:{slug}:{gens.get(_ALL, 0)}.{gens.get(_generation_key(slug), 0)}:{page}"
+    gens = cache.get_many([ALL_GENERATIONS, _generation_key(slug)])
+    return f"leaderboard:{slug}:{gens.get(ALL_GENERATIONS, 0)}.{gens.get(_generation_key(slug), 0)}:{page}"
 
 
 def api_key(slug: str, page: str, variant: str) -> str:
@@ -40,7 +41,7 @@ def api_key(slug: str, page: str, variant: str) -> str:
 
 def bump(slug: str | None = None) -> None:
     """Start a new generation for rule set ``slug``'s leaderboard, or (``None``) for all of them."""
-    cache.set(_ALL if slug is None else _generation_key(slug), time.time_ns(), None)
+    cache.set(ALL_GENERATIONS if slug is None else _generation_key(slug), time.time_ns(), None)
 
 
 def timeout() -> int:

@@ -112,6 +112,36 @@ def test_api_leaderboard_is_cached_and_current(
     assert client.get("/api/leaderboards/classic/?page=1").json() == fresh
 
 
+def test_bot_page_is_cached_for_visitors_and_always_current(
+    client: Any, classic: RuleSet, owner: Any, other: Any, django_assert_num_queries: Any
+) -> None:
+    mine, theirs = make_bot(owner, "alpha"), make_bot(other, "beta")
+    _finish(create_match(classic, [mine, theirs], rated=True, seed=1), [[0], [1]])
+    first = client.get(f"/bots/{mine.pk}/")
+    with django_assert_num_queries(0):  # a visitor's second look: from the cache
+        again = client.get(f"/bots/{mine.pk}/")
+    assert again.content == first.content
+    assert "Cookie" in again["Vary"]
+
+    # A new match of the bot shows at once, queued and then finished; so does an edit of the bot.
+    queued = create_match(classic, [theirs, mine], rated=True, seed=2)
+    assert f"/matches/{queued.pk}/" in client.get(f"/bots/{mine.pk}/").content.decode()
+    _finish(queued, [[0], [1]])
+    games = Rating.objects.get(bot=mine, ruleset=classic).games
+    assert games == 2
+    page = client.get(f"/bots/{mine.pk}/").content.decode()
+    assert page != first.content.decode()
+    bot = Bot.objects.get(pk=mine.pk)
+    bot.description = "Plays its wild cards last."
+    bot.save(update_fields=["description"])
+    assert "Plays its wild cards last." in client.get(f"/bots/{mine.pk}/").content.decode()
+
+    # The owner always gets a page of their own (their controls), never the visitors' copy.
+    owned = Client()
+    owned.force_login(owner)
+    assert owned.get(f"/bots/{mine.pk}/").content != client.get(f"/bots/{mine.pk}/").content
+
+
 def test_leaderboard_cache_can_be_turned_off(
     client: Any, classic: RuleSet, owner: Any, settings: Any, django_assert_num_queries: Any
 ) -> None:
