@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from arena.play.examples import EXAMPLES
 from guide import kits
 
 pytestmark = pytest.mark.slow
@@ -152,10 +153,22 @@ def test_a_name_that_is_neither_a_file_nor_an_example_is_a_clear_error(
 ) -> None:
     done = _run(installed, "uno-arena", "match", "nosuchbot", "random", cwd=tmp_path)
     assert done.returncode != 0
-    assert (
-        "nosuchbot is not a file, nor an example bot (examples: random, greedy, strategist, template)"
-        in done.stderr
-    )
+    names = ", ".join(EXAMPLES)
+    assert f"nosuchbot is not a file, nor an example bot (examples: {names})" in done.stderr
+    assert names.startswith("random, greedy, strategist, template, search-10ms")
+
+
+def test_the_search_bot_plays_from_an_installed_wheel(installed: Path, tmp_path: Path) -> None:
+    """The wheel's search levels find the engine of the wheel they came with (arena.play.bundle)."""
+    match = _run(
+        installed,
+        "uno-arena", "match", "search-10ms", "greedy", "--rules", "classic-single", "--games", "2",
+        "--runner", "process", "--quiet",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert match.returncode == 0, match.stderr
+    assert "Faults:" not in match.stdout, match.stdout
+    assert "falling back" not in match.stdout + match.stderr
 
 
 def test_the_repository_cli_is_the_wheel_cli() -> None:
