@@ -1,6 +1,6 @@
 """The search bot's strength: win rates against the house bots and RLCard's rule agent, and the levels' Elo.
 
-    python bench/strength.py [--games 2000] [--presets classic,stacking,seven-o] [--players 2,4]
+    python bench/strength.py [--games 2000] [--presets "classic;stacking;seven-o"] [--players 2,4]
                              [--opponents strategist,rlcard,greedy,random] [--budget 100] [--jobs 2]
                              [--hero search] [--elo-games 200] [--elo-budgets 10,30,100]
 
@@ -118,7 +118,7 @@ def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     print(f"{about}, duplicate deals (its seat rotates over each deal)\n")
     print(f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |")
     print("|---|---|---|---|---|---|---|---|")
-    for spec in args.presets.split(","):
+    for spec in args.presets.split(";"):
         for players in (int(p) for p in args.players.split(",")):
             for opponent in args.opponents.split(","):
                 started = time.perf_counter()
@@ -175,7 +175,7 @@ def main() -> None:
     """Parse the flags, print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="games per cell (0: no win-rate table)")
-    parser.add_argument("--presets", default="classic,stacking,seven-o")
+    parser.add_argument("--presets", default="classic;stacking;seven-o", help="rule sets, separated by ;")
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--opponents", default="strategist,rlcard,greedy,random")
     parser.add_argument("--budget", type=int, default=100, help="the search bot's playouts per decision")
