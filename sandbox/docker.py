@@ -28,12 +28,12 @@ import docker
 import docker.errors
 from docker.types import LogConfig, Ulimit
 
-from sandbox import runtimes, seccomp
+from sandbox import docker_pool, runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
-from sandbox.botdir import SWEEP_EVERY, Staged, owner_identity, owner_is_gone, stage
+from sandbox.botdir import SWEEP_EVERY, Staged, fill, owner_identity, owner_is_gone, stage, stage_empty
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
 from sandbox.connection import READ_CHUNK, PipeConnection, StderrDrain, remove_tree
-from sandbox.errors import SandboxError, SandboxUnavailable
+from sandbox.errors import BotFolderTooLarge, SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,8 @@ RUNTIME_ENV = "UNO_ARENA_DOCKER_RUNTIME"
 IO_ENV = "UNO_ARENA_DOCKER_IO"
 IO_MODES = ("fifo", "attach")
 LABEL = "org.uno-arena.bot"
+#: The bot label of a container waiting in the pool (no bot yet).
+POOL_NAME = "(pool)"
 #: Who started the container (:func:`sandbox.botdir.owner_identity`): a dead owner's are swept.
 OWNER_LABEL = "org.uno-arena.owner"
 STDOUT, STDERR = 1, 2
@@ -170,6 +172,7 @@ class DockerConnection(PipeConnection):
         self._holders: list[Any] = []
         self._sockets: list[socket.socket] = []
         self._decoder: FrameDecoder | None = None
+        self._io_dir = io_dir
         try:
             if io_dir is None:
                 holder, sock = _attach(client, container_id, stdin=1, stdout=1)
@@ -204,6 +207,17 @@ class DockerConnection(PipeConnection):
         self._err = err
         # FIONREAD on the attach socket: what dockerd has passed on (what it still holds, nobody can see).
         self._stderr_drain = StderrDrain(read_stderr, self._stderr, err.close, f"stderr {label}", err.fileno)
+
+    def assign(self, spec: BotSpec, label: str) -> None:
+        """Give a waiting container of the pool its bot: copy ``spec``'s folder into the empty ``/bot``
+        and write its command to the waiting shell, which execs it (:mod:`sandbox.docker_pool`)."""
+        if self._io_dir is None:
+            raise SandboxError("only a waiting container of the fifo I/O mode takes a bot")
+        if not (self._io_dir / "bot").is_dir():
+            raise SandboxError(f"its folder {self._io_dir} is gone")
+        fill(Staged(self._io_dir), spec.bot_dir)
+        self.label = label
+        self.send(docker_pool.command_line(spec.command))
 
     def begin(self) -> None:
         """Start the container (after attaching, so that no output is lost) and note its host pid."""
@@ -420,21 +434,69 @@ class DockerRunner(Runner):
         return removed
 
     def start(self, spec: BotSpec, limits: Limits | None = None) -> DockerConnection:
-        """Create, attach and start the bot's container (every 10 minutes, :meth:`sweep` first)."""
+        """Create, attach and start the bot's container (every 10 minutes, :meth:`sweep` first), or take
+        one started and waiting in the pool (:mod:`sandbox.docker_pool`) when there is one."""
         limits = limits or Limits()
         if time.monotonic() - DockerRunner._last_sweep >= SWEEP_EVERY:
             DockerRunner._last_sweep = time.monotonic()
             self.sweep()
         image = image_for(spec.language)
-        staged = stage(spec.bot_dir, traversable=False)
+        pool = self._pool()
+        if pool is None:
+            return self._start(image, limits, spec)
+        key = (image, limits)
+        conn = pool.take(key)
+        pool.want(key, pool.size)
+        if conn is None:
+            return self._start(image, limits, spec)
+        try:
+            conn.assign(spec, f"{self.name}:{spec.bot_dir.name}")
+        except (OSError, SandboxError) as exc:  # its folder went away (a temporary folder removed), or it died
+            log.warning("a waiting container could not take %s (%s): starting one afresh", spec.bot_dir, exc)
+            conn.close()
+            if isinstance(exc, BotFolderTooLarge):
+                raise
+            return self._start(image, limits, spec)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    #: Whether this runner keeps a pool of waiting containers (see :mod:`sandbox.docker_pool`).
+    use_pool: ClassVar[bool] = True
+
+    def _pool(self) -> docker_pool.ContainerPool | None:
+        """This process's pool for this runner's kind, or None (pool off, or not the fifo I/O mode)."""
+        size = docker_pool.pool_size()
+        if not self.use_pool or self.io != "fifo" or size <= 0:
+            return None
+        owner = (type(self).__name__, self.runtime, str(self.client.api.base_url))
+
+        def make(key: Any) -> DockerConnection:
+            image, limits = key
+            return self._start(image, limits, None)
+
+        return docker_pool.pool_for(owner, size, make)
+
+    def _start(self, image: str, limits: Limits, spec: BotSpec | None) -> DockerConnection:
+        """A started container for ``spec``, or (``spec`` None) a waiting one for the pool: an empty
+        ``/bot`` and :data:`~sandbox.docker_pool.WAIT_COMMAND` (fifo mode only)."""
+        staged = (
+            stage(spec.bot_dir, traversable=False) if spec is not None else stage_empty(traversable=False)
+        )
         container_id: str | None = None
         try:
             write_etc(staged.root)
-            command = list(spec.command)
             fifos = self.io == "fifo"
+            if spec is None:
+                command = list(docker_pool.WAIT_COMMAND)
+            else:
+                command = list(spec.command)
+                if fifos:
+                    command = [*FIFO_COMMAND, *command]
             if fifos:
                 make_fifos(staged.root)
-                command = [*FIFO_COMMAND, *command]
+            name = spec.bot_dir.name if spec is not None else POOL_NAME
             container_id = self.client.api.create_container(
                 image,
                 command=command,
@@ -444,14 +506,14 @@ class DockerRunner(Runner):
                 hostname="bot",
                 stdin_open=True,
                 tty=False,
-                labels={LABEL: spec.bot_dir.name, OWNER_LABEL: owner_identity()},
+                labels={LABEL: name, OWNER_LABEL: owner_identity()},
                 host_config=self.host_config(staged, limits, fifos),
             )["Id"]
             conn = DockerConnection(
                 self.client,
                 container_id,
                 limits,
-                f"{self.name}:{spec.bot_dir.name}",
+                f"{self.name}:{name}",
                 staged.root if fifos else None,
                 (staged.root,),
                 watch_cpu=self.watch_cpu,
@@ -485,6 +547,9 @@ class GVisorRunner(DockerRunner):
     out_fifo_mode: ClassVar[str] = "rw"
     #: gVisor sets ``RLIMIT_CPU`` but does not enforce it: the connection watches the container's cgroup.
     watch_cpu: ClassVar[bool] = True
+    #: No pool: not measured under gVisor (whose file cache may not show files copied into a mounted
+    #: folder after the start).
+    use_pool: ClassVar[bool] = False
 
     def __init__(
         self, runtime: str | None = None, io: str | None = None, client: docker.DockerClient | None = None

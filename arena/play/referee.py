@@ -157,6 +157,10 @@ class MatchResult:
     think_seconds: list[float] = field(default_factory=list)
     play_seconds: float = 0.0
     """Wall time of the decision loops alone (bots' start-up and shutdown excluded)."""
+    start_seconds: float = 0.0
+    """Wall time of starting the bots (all at once) up to the last ``ready`` (summed over the games)."""
+    close_seconds: float = 0.0
+    """Wall time of stopping the bots at the end of the game (all at once; summed over the games)."""
     decision_stderr: list[list[list[Any]]] = field(default_factory=list)
     """Per bot, its stderr filed by decision as ``[game, seat, decision, text]`` rows; empty unless the
     caller wrapped the connections in ``arena.play.decision_stderr.DecisionStderr`` (the platform does)."""
@@ -182,6 +186,8 @@ class _GameRecord:
     replay: dict[str, Any]
     play_seconds: float
     seconds: float
+    start_seconds: float = 0.0
+    close_seconds: float = 0.0
 
 
 def run_match(
@@ -295,6 +301,8 @@ def _game_result(record: _GameRecord, stderr_bytes: int) -> MatchResult:
         seconds=record.seconds,
         think_seconds=[link.think_total for link in record.links],
         play_seconds=record.play_seconds,
+        start_seconds=record.start_seconds,
+        close_seconds=record.close_seconds,
     )
 
 
@@ -365,6 +373,8 @@ def _play_duplicate(
         seconds=time.perf_counter() - started,
         think_seconds=think,
         play_seconds=sum(r.play_seconds for r in records),
+        start_seconds=sum(r.start_seconds for r in records),
+        close_seconds=sum(r.close_seconds for r in records),
     )
 
 
@@ -418,6 +428,7 @@ def _play_game(
     table = _Table(game, links, settings.ask_forced)
     kept = [False] * n
     finished = False
+    start_seconds = play_seconds = 0.0
     try:
         names = [bots[e].name for e in seats]
         starting = []
@@ -449,6 +460,7 @@ def _play_game(
         for link in greeted:
             link.await_ready(deadline, "new_game" if kept[link.seat] else "hello")
         loop_started = time.perf_counter()
+        start_seconds = loop_started - started
         table.play()
         play_seconds = time.perf_counter() - loop_started
         faulted = [s for s, link in enumerate(links) if link.fault is not None]
@@ -457,7 +469,9 @@ def _play_game(
         table.finish(places)
         finished = True
     finally:
+        closing = time.perf_counter()
         pool.end_game(links, seats, position, keep=finished)
+        close_seconds = time.perf_counter() - closing
     referee: dict[str, Any] = {
         "protocol": protocol.VERSION,
         "settings": asdict(settings),
@@ -477,7 +491,16 @@ def _play_game(
         faults=table.decision_faults,
         extra={"referee": referee},
     )
-    return _GameRecord(game, links, places, replay, play_seconds, time.perf_counter() - started)
+    return _GameRecord(
+        game,
+        links,
+        places,
+        replay,
+        play_seconds,
+        time.perf_counter() - started,
+        start_seconds,
+        close_seconds,
+    )
 
 
 @dataclass
