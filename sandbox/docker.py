@@ -451,7 +451,7 @@ class DockerRunner(Runner):
             return self._start(image, limits, spec)
         try:
             conn.assign(spec, f"{self.name}:{spec.bot_dir.name}")
-        except (OSError, SandboxError) as exc:  # its folder went away (a temporary folder removed), or it died
+        except (OSError, SandboxError) as exc:  # its folder went away (TMPDIR removed), or it died
             log.warning("a waiting container could not take %s (%s): starting one afresh", spec.bot_dir, exc)
             conn.close()
             if isinstance(exc, BotFolderTooLarge):
