@@ -624,14 +624,28 @@ def _at_once(tasks: list[Callable[[], None]]) -> None:
         thread.join()
 
 
+def _terminate(conn: Any) -> None:
+    """Signal a bot to stop without waiting for it (``terminate``, where the connection has it)."""
+    terminate = getattr(conn, "terminate", None)
+    if terminate is not None:
+        with contextlib.suppress(Exception):
+            terminate()
+
+
 def _close_conns(conns: list[Any]) -> None:
-    """Close connections at once (a container takes a while to remove)."""
+    """Stop connections together: every bot is signalled first (``terminate``), then each is closed
+    (reaped, cleaned up) at once, so a table's close costs about one bot's, not one per seat."""
+    for conn in conns:
+        _terminate(conn)
     _at_once([conn.close for conn in conns])
 
 
 def _close_all(links: list[BotLink]) -> None:
-    """Stop every bot, at once (a container takes a while to remove)."""
-    _at_once([link.close for link in links if link.conn is not None])
+    """Stop every bot together (see :func:`_close_conns`) and keep each one's stderr."""
+    live = [link for link in links if link.conn is not None]
+    for link in live:
+        _terminate(link.conn)
+    _at_once([link.close for link in live])
     for link in links:
         link.close()  # idempotent; covers a thread that failed
 
