@@ -442,7 +442,7 @@ class DockerRunner(Runner):
             self.sweep()
         image = image_for(spec.language)
         pool = self._pool()
-        if pool is None:
+        if pool is None or not docker_pool.fits_one_line(spec.command):
             return self._start(image, limits, spec)
         key = (image, limits)
         conn = pool.take(key)

@@ -47,6 +47,11 @@ def command_line(command: tuple[str, ...] | list[str]) -> bytes:
     return (" ".join(shlex.quote(word) for word in command) + "\n").encode()
 
 
+def fits_one_line(command: tuple[str, ...] | list[str]) -> bool:
+    """Whether :func:`command_line` can carry ``command`` (no newline or NUL in it; else: no pool)."""
+    return not any("\n" in word or "\0" in word for word in command)
+
+
 def pool_size() -> int:
     """The pool's bound from :data:`POOL_ENV` (``0`` turns the pool off)."""
     raw = os.environ.get(POOL_ENV, "").strip()
@@ -126,12 +131,14 @@ class ContainerPool:
                     return None, []
                 evict: list[Any] = []
                 total = sum(len(v) for v in self._ready.values())
-                for key in reversed(list(self._wanted)):  # most recently wanted first
+                keys = list(self._wanted)  # least recently wanted first
+                for i in range(len(keys) - 1, -1, -1):  # the most recently wanted key first
+                    key = keys[i]
                     if len(self._ready.get(key, [])) >= self._wanted[key]:
                         continue
-                    for other in list(self._wanted):  # room from the least recently wanted keys
-                        while total >= self.size and other != key and self._ready.get(other):
-                            evict.append(self._ready[other].pop(0)[1])
+                    for older in keys[:i]:  # room only from keys wanted before it
+                        while total >= self.size and self._ready.get(older):
+                            evict.append(self._ready[older].pop(0)[1])
                             total -= 1
                     if total < self.size:
                         return key, evict
