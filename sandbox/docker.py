@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
 import threading
 import time
@@ -160,8 +161,11 @@ class DockerConnection(PipeConnection):
         io_dir: Path | None = None,
         temp_dirs: tuple[Path, ...] = (),
         watch_cpu: bool = False,
+        direct_kill: bool = True,
     ) -> None:
         self.client = client
+        self.direct_kill = direct_kill
+        """Whether :meth:`terminate` may SIGKILL the container's first host process itself."""
         self.container_id = container_id
         self._temp_dirs = temp_dirs
         self._watch_cpu = watch_cpu
@@ -169,6 +173,8 @@ class DockerConnection(PipeConnection):
         self._watchdog: threading.Thread | None = None
         self._status: int | None = None
         self._pid: int | None = None
+        self._pidfd: int | None = None
+        """A pidfd of the container's first process (its pid namespace's init), for :meth:`terminate`."""
         self._holders: list[Any] = []
         self._sockets: list[socket.socket] = []
         self._decoder: FrameDecoder | None = None
@@ -224,6 +230,7 @@ class DockerConnection(PipeConnection):
         self.client.api.start(self.container_id)
         state = self.client.api.inspect_container(self.container_id)["State"]
         self._pid = state.get("Pid") or None
+        self._pidfd = _container_pidfd(self._pid, self.container_id) if self.direct_kill else None
         cgroup = cgroup_dir_of(self._pid, "cpuacct") if self._watch_cpu and self._pid else None
         if cgroup is not None:
             if self.container_id not in str(cgroup):
@@ -265,8 +272,24 @@ class DockerConnection(PipeConnection):
             self._status = -(code - 128) if code > 128 else code
         return self._status
 
+    def terminate(self) -> None:
+        """SIGKILL the container's first process directly (no dockerd round trip): its pid namespace,
+        hence every process of the bot, dies with it. :meth:`close` then removes the container. Does
+        nothing where the host pid is unknown (gVisor: the first process is gVisor's own)."""
+        with self._close_lock:
+            fd = self._pidfd
+            if self._closed or fd is None:
+                return
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+
     def _kill(self) -> None:
         self._stop_watch.set()
+        fd, self._pidfd = self._pidfd, None
+        if fd is not None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+            os.close(fd)
         with contextlib.suppress(docker.errors.NotFound):
             self.client.api.remove_container(self.container_id, force=True, v=True)
         if self._status is None:
@@ -291,6 +314,22 @@ class DockerConnection(PipeConnection):
             self._watchdog.join(timeout=2.0)
         for d in self._temp_dirs:
             remove_tree(d)
+
+
+def _container_pidfd(pid: int | None, container_id: str) -> int | None:
+    """A pidfd of host process ``pid`` if it is in ``container_id``'s cgroup (checked after opening it,
+    so a pid reused meanwhile is never signalled), else None."""
+    if not pid:
+        return None
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return None
+    folder = cgroup_dir_of(pid, "pids")
+    if folder is None or container_id not in str(folder):
+        os.close(fd)
+        return None
+    return fd
 
 
 def make_fifos(folder: Path) -> None:
@@ -517,6 +556,7 @@ class DockerRunner(Runner):
                 staged.root if fifos else None,
                 (staged.root,),
                 watch_cpu=self.watch_cpu,
+                direct_kill=not self.is_gvisor,
             )
         except BaseException as exc:
             if container_id is not None:
