@@ -22,6 +22,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -166,6 +167,9 @@ class DockerConnection(PipeConnection):
         self.client = client
         self.direct_kill = direct_kill
         """Whether :meth:`terminate` may SIGKILL the container's first host process itself."""
+        self.on_close: Callable[[], None] | None = None
+        """Called once the connection is closed (the pool's count of bots in play)."""
+        self._on_close_lock = threading.Lock()
         self.container_id = container_id
         self._temp_dirs = temp_dirs
         self._watch_cpu = watch_cpu
@@ -271,6 +275,14 @@ class DockerConnection(PipeConnection):
                 return None
             self._status = -(code - 128) if code > 128 else code
         return self._status
+
+    def close(self) -> None:
+        """:meth:`PipeConnection.close`, then :attr:`on_close` (once)."""
+        super().close()
+        with self._on_close_lock:
+            callback, self.on_close = self.on_close, None
+        if callback is not None:
+            callback()
 
     def terminate(self) -> None:
         """SIGKILL the container's first process directly (no dockerd round trip): its pid namespace,
@@ -484,21 +496,30 @@ class DockerRunner(Runner):
         if pool is None or not docker_pool.fits_one_line(spec.command):
             return self._start(image, limits, spec)
         key = (image, limits)
-        conn = pool.take(key)
-        pool.want(key, pool.size)
-        if conn is None:
-            return self._start(image, limits, spec)
+        release = pool.hold()
         try:
-            conn.assign(spec, f"{self.name}:{spec.bot_dir.name}")
-        except (OSError, SandboxError) as exc:  # its folder went away (TMPDIR removed), or it died
-            log.warning("a waiting container could not take %s (%s): starting one afresh", spec.bot_dir, exc)
-            conn.close()
-            if isinstance(exc, BotFolderTooLarge):
-                raise
-            return self._start(image, limits, spec)
+            conn = pool.take(key)
+            pool.want(key, pool.size)
+            if conn is not None:
+                try:
+                    conn.assign(spec, f"{self.name}:{spec.bot_dir.name}")
+                except (OSError, SandboxError) as exc:  # its folder went away (TMPDIR removed), or it died
+                    log.warning(
+                        "a waiting container could not take %s (%s): starting afresh", spec.bot_dir, exc
+                    )
+                    conn.close()
+                    if isinstance(exc, BotFolderTooLarge):
+                        raise
+                    conn = None
+                except BaseException:
+                    conn.close()
+                    raise
+            if conn is None:
+                conn = self._start(image, limits, spec)
         except BaseException:
-            conn.close()
+            release()
             raise
+        conn.on_close = release
         return conn
 
     #: Whether this runner keeps a pool of waiting containers (see :mod:`sandbox.docker_pool`).

@@ -10,7 +10,8 @@ waiting container, and a container is taken once: it serves one bot for one matc
 the connection removes it as usual.
 
 Bounded (:data:`POOL_ENV`, default :data:`DEFAULT_SIZE` containers per process, all keys together);
-refilled by one background thread after each take; idle containers older than :data:`MAX_IDLE` seconds
+refilled by one background thread once no bot of this process is in play (so that starting containers
+never takes CPU from bots that are thinking: the refill runs between matches); idle containers older than :data:`MAX_IDLE` seconds
 are replaced; :func:`close_pools` (run at exit) removes them all. A killed worker's waiting containers
 carry its owner label and staged folders like any bot's, so the runner's sweep of leftovers and
 :func:`sandbox.botdir.sweep` remove them. A forked child never takes its parent's containers (a pool
@@ -81,6 +82,8 @@ class ContainerPool:
         self._wake = threading.Condition(self._lock)
         self._closed = False
         self._filler: threading.Thread | None = None
+        self._busy = 0
+        """Bots of this process in play (taken or started cold, not closed yet): the filler waits for 0."""
         self.made = 0
         """Containers created for the pool so far (for tests and the benchmark)."""
 
@@ -108,6 +111,24 @@ class ContainerPool:
             _close(conn)
         return got
 
+    def hold(self) -> Callable[[], None]:
+        """Note a bot in play (the filler waits until none is: a refill never competes with a match for
+        the CPU); returns the function to call once it is closed (idempotent)."""
+        with self._lock:
+            self._busy += 1
+        done = threading.Event()
+
+        def release() -> None:
+            with self._lock:
+                if done.is_set():
+                    return
+                done.set()
+                self._busy -= 1
+                if self._busy == 0:
+                    self._wake.notify_all()
+
+        return release
+
     def want(self, key: Hashable, per_key: int) -> None:
         """Keep ``per_key`` containers waiting for ``key`` (at most the pool's size; other keys make room:
         the most recently wanted key wins)."""
@@ -129,6 +150,9 @@ class ContainerPool:
             while True:
                 if self._closed:
                     return None, []
+                if self._busy:
+                    self._wake.wait()
+                    continue
                 evict: list[Any] = []
                 total = sum(len(v) for v in self._ready.values())
                 keys = list(self._wanted)  # least recently wanted first

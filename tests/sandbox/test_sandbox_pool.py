@@ -76,6 +76,24 @@ def test_the_pool_keeps_at_most_its_size_and_hands_each_container_out_once() -> 
         pool.close()
 
 
+def test_the_pool_refills_only_when_no_bot_is_in_play() -> None:
+    maker = Maker()
+    pool = docker_pool.ContainerPool(2, maker)
+    try:
+        first, second = pool.hold(), pool.hold()
+        pool.want("a", 2)
+        time.sleep(0.1)
+        assert maker.made == []  # two bots in play: no container is started beside them
+        first()
+        first()  # idempotent: still one in play
+        time.sleep(0.1)
+        assert maker.made == []
+        second()
+        wait_for(lambda: pool.waiting("a") == 2)
+    finally:
+        pool.close()
+
+
 def test_dead_and_stale_containers_are_closed_not_handed_out(monkeypatch: pytest.MonkeyPatch) -> None:
     maker = Maker()
     pool = docker_pool.ContainerPool(2, maker)
@@ -184,10 +202,12 @@ def docker_runner() -> Iterator[Any]:
 
 
 def waiting_ids(runner: Any) -> set[str]:
-    from sandbox.docker import LABEL, POOL_NAME
+    from sandbox.botdir import owner_identity
+    from sandbox.docker import LABEL, OWNER_LABEL, POOL_NAME
 
     rows = runner.client.api.containers(all=True, filters={"label": f"{LABEL}={POOL_NAME}"})
-    return {row["Id"] for row in rows}
+    ours = owner_identity()  # not another process's pool
+    return {row["Id"] for row in rows if (row.get("Labels") or {}).get(OWNER_LABEL) == ours}
 
 
 def fill_pool(runner: Any) -> docker_pool.ContainerPool:
