@@ -1,6 +1,6 @@
 """Referee overhead: per decision against a raw pipe round trip, bot start-up, and whole-match throughput.
 
-    python bench/referee.py [--rounds 5] [--runners process,bwrap,docker]
+    python bench/referee.py [--rounds 5] [--runners process,bwrap,docker,docker-cold]
 
 1. Per-decision overhead. Baselines: a raw pipe echo round trip, plain ``subprocess`` children running
    ``bench/bots/echo.py``, ``os.write`` + ``os.read`` of a real request line (same interpreter), back to
@@ -23,6 +23,20 @@
    fresh sandbox per bot per game) and once as one series (``run_series``: each bot started once, then
    ``new_game``), alternating ``--rounds`` times; wall time per game, medians. The games are the same
    (same seeds and seats, checked).
+5. Where a match's time goes: the one-hand match of four strategists of 3., split into start (all seats
+   started at once, to the last ``ready``: ``MatchResult.start_seconds``), loop (``play_seconds``), close
+   (all seats stopped at once: ``close_seconds``) and other, against its lower bound: LB1 = one bot's
+   start+ready (2.) + asked decisions x R1, LB4 = the same with four bots started at once through the
+   runner alone (2.). Under docker the pool of waiting containers is refilled before each match (as
+   between two matches of a worker); ``docker-cold`` is docker with the pool off.
+6. Version-test series: ``--version-games`` games of ``--version-rules`` between two fast bots
+   (``--version-bot``, the greedy example by default) as one series (``run_series``) under bwrap: games
+   per second of wall time and per CPU second of the referee and the bots together (``getrusage`` of this
+   process and its reaped children): games/s per worker core.
+
+Then the issue's targets against the figures of this run. B is the benchmark bot's parse and answer
+measured in-process; P the whole bot program per request (its interpreter's I/O layers too), measured by
+running it on a file of the request lines.
 """
 
 from __future__ import annotations
