@@ -199,10 +199,10 @@ def settle(runner: Runner, seconds: float = 20.0) -> None:
     wait."""
     pool_of = getattr(runner, "_pool", None)
     pool = pool_of() if pool_of is not None else None
-    if pool is None or not pool.made:
+    if pool is None:
         return
     deadline = time.monotonic() + seconds
-    while pool.waiting() < pool.size and time.monotonic() < deadline:
+    while not pool.full() and time.monotonic() < deadline:
         time.sleep(0.01)
 
 
@@ -322,8 +322,8 @@ def startup(runners: dict[str, Runner], starts: int, seats: int = 4) -> dict[str
             conn.close()
             up.append(middle - started)
             down.append(time.perf_counter() - middle)
-            started = time.perf_counter()
             settle(runner)
+            started = time.perf_counter()
             conns = at_once([partial(start_ready, runner, spec)] * seats)
             middle = time.perf_counter()
             at_once([c.close for c in conns])

@@ -94,6 +94,14 @@ class ContainerPool:
                 return len(self._ready.get(key, []))
             return sum(len(v) for v in self._ready.values())
 
+    def full(self) -> bool:
+        """Whether every key asked for has its containers waiting (or the pool cannot hold more)."""
+        with self._lock:
+            total = sum(len(v) for v in self._ready.values())
+            return total >= self.size or all(
+                len(self._ready.get(key, [])) >= want for key, want in self._wanted.items()
+            )
+
     def take(self, key: Hashable) -> Any | None:
         """A waiting container's connection for ``key`` (never one that died or idled too long), or None."""
         stale = []

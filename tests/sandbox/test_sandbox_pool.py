@@ -64,8 +64,10 @@ def test_the_pool_keeps_at_most_its_size_and_hands_each_container_out_once() -> 
     maker = Maker()
     pool = docker_pool.ContainerPool(3, maker)
     try:
+        assert pool.full()  # nothing asked for yet
         pool.want("a", 10)
         wait_for(lambda: pool.waiting("a") == 3)
+        assert pool.full()
         time.sleep(0.05)
         assert len(maker.made) == 3  # bounded
         got = [pool.take("a") for _ in range(3)]
