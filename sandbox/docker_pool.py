@@ -10,8 +10,9 @@ waiting container, and a container is taken once: it serves one bot for one matc
 the connection removes it as usual.
 
 Bounded (:data:`POOL_ENV`, default :data:`DEFAULT_SIZE` containers per process, all keys together);
-refilled by one background thread once no bot of this process is in play (so that starting containers
-never takes CPU from bots that are thinking: the refill runs between matches); idle containers older than :data:`MAX_IDLE` seconds
+refilled by one background thread once no bot of this process has been in play for :data:`QUIET`
+seconds (so that starting containers never takes CPU from bots that are thinking, nor from the next
+match's own starts: the refill runs only in a pause between matches); idle containers older than :data:`MAX_IDLE` seconds
 are replaced; :func:`close_pools` (run at exit) removes them all. A killed worker's waiting containers
 carry its owner label and staged folders like any bot's, so the runner's sweep of leftovers and
 :func:`sandbox.botdir.sweep` remove them. A forked child never takes its parent's containers (a pool
@@ -35,6 +36,10 @@ log = logging.getLogger(__name__)
 POOL_ENV = "UNO_ARENA_DOCKER_POOL"
 DEFAULT_SIZE = 4
 """One four-seat table (the largest common one): enough that a table's seats all start warm."""
+QUIET = 0.2
+"""Seconds with no bot of the process in play before the pool refills: matches played back to back (the
+next one starts within milliseconds) then never wait for a refill in progress, a worker with a moment
+between matches does refill."""
 MAX_IDLE = 600.0
 """Seconds a container may wait in the pool before it is replaced by a fresh one."""
 
@@ -84,6 +89,7 @@ class ContainerPool:
         self._filler: threading.Thread | None = None
         self._busy = 0
         """Bots of this process in play (taken or started cold, not closed yet): the filler waits for 0."""
+        self._idle_since = time.monotonic()
         self.made = 0
         """Containers created for the pool so far (for tests and the benchmark)."""
 
@@ -133,6 +139,7 @@ class ContainerPool:
                 done.set()
                 self._busy -= 1
                 if self._busy == 0:
+                    self._idle_since = time.monotonic()
                     self._wake.notify_all()
 
         return release
@@ -160,6 +167,10 @@ class ContainerPool:
                     return None, []
                 if self._busy:
                     self._wake.wait()
+                    continue
+                quiet = time.monotonic() - self._idle_since
+                if quiet < QUIET:
+                    self._wake.wait(QUIET - quiet)
                     continue
                 evict: list[Any] = []
                 total = sum(len(v) for v in self._ready.values())
