@@ -45,7 +45,7 @@ class Recording:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_it_plays_legal_moves_on_every_preset(name: str) -> None:
-    rules = PRESETS[name]
+    rules = PRESETS[name].replace(scoring="single-hand")  # the search is on in one-hand games only
     players = max(rules.min_players, min(rules.max_players, 3))
     bots: list[Any] = [Recording(SEARCH.SearchBot(sims=6))] + [
         STRATEGIST.Strategist() for _ in range(players - 1)
@@ -53,6 +53,8 @@ def test_it_plays_legal_moves_on_every_preset(name: str) -> None:
     game = play_local(rules, bots, seed=7)  # play_local raises on an illegal action
     assert game.is_over
     assert bots[0].actions
+    full = play_local(PRESETS[name], [SEARCH.SearchBot(sims=6)] + bots[1:], seed=7)  # searchless
+    assert full.is_over
 
 
 def test_it_is_deterministic_given_the_seed_and_a_playout_budget() -> None:
