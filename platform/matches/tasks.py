@@ -66,13 +66,17 @@ def run_match_task(self: Any, match_id: int) -> str:
         else None
     )
     done: dict[int, str] = {}
+    mark = [claimed]
 
     def record(k: int, result: Any) -> None:
         match = members[k]
         began = time.perf_counter()
         done[match.pk] = services.store_result(match.pk, match.attempts, result)
-        recorded = time.perf_counter() - began
+        ended = time.perf_counter()
+        recorded = ended - began
         extra: dict[str, Any] = {"queued": round(queued, 4) if k == 0 and queued is not None else 0.0}
+        extra["wall"] = round(ended - mark[0], 4)  # the worker's time on this game, claim to recorded
+        mark[0] = ended
         if k == 0:
             extra["prepare"] = round(prepared - claimed, 4)
         if len(members) > 1:

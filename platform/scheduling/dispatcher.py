@@ -170,7 +170,7 @@ def top_up_ladder(free: int) -> int:
 
     conf = ladder_settings()
     workers = known_match_workers()
-    if not conf.enabled or workers == 0:
+    if not (conf.enabled and conf.fill) or workers == 0:
         return 0
     ladder_waiting = job_count(
         Match.objects.filter(origin=Origin.LADDER, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
