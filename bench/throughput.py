@@ -31,13 +31,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import statistics
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -227,13 +227,20 @@ def run_config(
     finally:
         for worker in workers:
             worker.stop()
+    task_seconds = sum(
+        float(m.group(1))
+        for worker in workers
+        for m in re.finditer(r"run_match_task\[[^\]]+\] succeeded in ([0-9.]+)s", worker.log())
+    )
     games = list(
         Match.objects.filter(
             id__gte=first_id, status=MatchStatus.FINISHED, finished_at__gte=t0, finished_at__lte=t1
         ).values("id", "origin", "series", "worker", "started_at", "finished_at", "timings", "decisions")
     )
     window = (t1 - t0).total_seconds()
-    return summarize(name, games, window, t0, t1, args, test and VersionTest.objects.get(pk=test.pk))
+    figures = summarize(name, games, window, args, test and VersionTest.objects.get(pk=test.pk))
+    figures["task_busy"] = task_seconds / (args.workers * window)
+    return figures
 
 
 def start_version_test(pairs: int) -> Any:
@@ -263,8 +270,6 @@ def summarize(
     name: str,
     games: list[dict[str, Any]],
     window: float,
-    t0: datetime,
-    t1: datetime,
     args: argparse.Namespace,
     test: Any,
 ) -> dict[str, Any]:
@@ -345,7 +350,8 @@ def main() -> None:
     line("games a minute", "{:.1f}", "games_min")
     line("jobs a minute", "{:.1f}", "jobs_min")
     line("games per job", "{:.2f}", "games_per_job")
-    line("worker busy fraction", "{:.0%}", "busy")
+    line("worker busy fraction (the games' time)", "{:.0%}", "busy")
+    line("worker busy fraction (match tasks' run time, worker logs)", "{:.0%}", "task_busy")
     line("decisions a game", "{:.0f}", "decisions")
     line("per job: waiting in the queue (ms)", "{:.0f}", "queued", 1000)
     line("per game: the worker's time, claim to recorded (ms)", "{:.0f}", "wall", 1000)
