@@ -23,7 +23,7 @@ ladder on a seeded population for a fixed time, with a breakdown of where each g
    the next dispatch, version-test and league bookkeeping), the rest, against the
    lower bound (start-up per job shared by its games + decisions x raw round trip).
 4. ``--versiontest N`` also runs a version test of ``N`` pairs (duplicate pairs: never a series) in each
-   configuration and prints its games a minute.
+   configuration and prints its games a minute (``--no-ladder``: the version test alone).
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def run_config(
     from tests.platform.live_support import CeleryWorker
     from versiontests.models import VersionTest
 
-    knobs = CONFIGS[name]
+    knobs = {**CONFIGS[name], "UNO_ARENA_LADDER": "1" if args.ladder else "0"}
     os.environ.update(knobs)
     client = redis_lib.Redis.from_url(broker)
     client.flushdb()
@@ -321,6 +321,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--configs", default="before,after")
     parser.add_argument("--versiontest", type=int, default=0, help="pairs of a version test run alongside")
+    parser.add_argument("--no-ladder", dest="ladder", action="store_false", help="the version test alone")
     args = parser.parse_args()
     broker = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
     with tempfile.TemporaryDirectory(prefix="uno-arena-bench-") as tmp, database() as url:

@@ -66,8 +66,8 @@ def busy() -> int:
 
 def waiting(per_group: int) -> list[Job]:
     """The oldest ``per_group`` waiting jobs of every (origin, owner): all the planner may need to fill
-    ``per_group`` slots (two queries, however long the queues are). A series is one job, keyed by its
-    first waiting game."""
+    ``per_group`` slots (two queries, however long the queues are; a third counts the games of the series
+    among them). A series is one job, keyed by its first waiting game, costing its number of games."""
     rank = Window(
         RowNumber(), partition_by=[F("origin"), F("created_by")], order_by=[F("created_at"), F("id")]
     )
@@ -82,7 +82,7 @@ def waiting(per_group: int) -> list[Job]:
         .exclude(Exists(earlier))  # a series waits as one job: its first game stands for it
         .annotate(rank=rank)
         .filter(rank__lte=per_group)
-        .values_list("pk", "origin", "created_by_id", "created_at")
+        .values_list("pk", "origin", "created_by_id", "created_at", "series")
     )
     smoke_rank = Window(RowNumber(), partition_by=[F("bot__owner")], order_by=[F("created_at"), F("id")])
     smoke = (
@@ -91,7 +91,20 @@ def waiting(per_group: int) -> list[Job]:
         .filter(rank__lte=per_group)
         .values_list("pk", "bot__owner_id", "created_at")
     )
-    jobs = [Job(at.timestamp(), (MATCH, pk), origin, owner) for pk, origin, owner, at in matches]
+    rows = list(matches)
+    series = [key for *_, key in rows if key is not None]
+    games = dict(
+        Match.objects.filter(series__in=series, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
+        .values_list("series")
+        .annotate(n=Count("id"))
+        .values_list("series", "n")
+        if series
+        else []
+    )
+    jobs = [
+        Job(at.timestamp(), (MATCH, pk), origin, owner, float(games.get(key, 1)))
+        for pk, origin, owner, at, key in rows
+    ]
     jobs += [Job(at.timestamp(), (SMOKE_TEST, pk), SMOKE, owner) for pk, owner, at in smoke]
     return jobs
 
