@@ -199,7 +199,9 @@ def run_config(
     client.close()
     first_id = (Match.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
     workers = [
-        CeleryWorker(work, args.runner, broker, CACHE_URL=broker, UNO_ARENA_DISPATCH_EVERY="10", **knobs)
+        CeleryWorker(
+            work, args.runner, broker, False, CACHE_URL=broker, UNO_ARENA_DISPATCH_EVERY="10", **knobs
+        )
         for _ in range(args.workers)
     ]
     for worker in workers:
@@ -232,11 +234,12 @@ def run_config(
         for worker in workers
         for m in re.finditer(r"run_match_task\[[^\]]+\] succeeded in ([0-9.]+)s", worker.log())
     )
-    games = list(
-        Match.objects.filter(
+    games: list[dict[str, Any]] = [
+        dict(row)
+        for row in Match.objects.filter(
             id__gte=first_id, status=MatchStatus.FINISHED, finished_at__gte=t0, finished_at__lte=t1
         ).values("id", "origin", "series", "worker", "started_at", "finished_at", "timings", "decisions")
-    )
+    ]
     window = (t1 - t0).total_seconds()
     figures = summarize(name, games, window, args, test and VersionTest.objects.get(pk=test.pk))
     figures["task_busy"] = task_seconds / (args.workers * window)
