@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -179,11 +180,19 @@ def lower_bound_parts(runner_name: str, table: int, trips: int = 2000) -> tuple[
     return statistics.median(starts), rtt
 
 
+def flush(url: str) -> None:
+    """Empty the Redis database (broker and cache)."""
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+
+
 def run_config(
     name: str, args: argparse.Namespace, work: Path, broker: str, start_pairs: int
 ) -> dict[str, Any]:
     """Start the workers with the configuration's knobs, play beat for ``--seconds``, collect the figures."""
-    import redis as redis_lib
     from django.utils import timezone
 
     from ladder.tasks import matchmake
@@ -194,9 +203,11 @@ def run_config(
 
     knobs = {**CONFIGS[name], "UNO_ARENA_LADDER": "1" if args.ladder else "0"}
     os.environ.update(knobs)
-    client = redis_lib.Redis.from_url(broker)
-    client.flushdb()
-    client.close()
+    flush(broker)  # the previous configuration's messages, worker count and locks
+    # Its unfinished jobs would hold slots whose messages were just flushed: out of the way.
+    Match.objects.filter(status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]).update(
+        status=MatchStatus.FAILED, error="bench: left over from the previous configuration"
+    )
     first_id = (Match.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
     workers = [
         CeleryWorker(
@@ -213,7 +224,7 @@ def run_config(
         t0 = timezone.now()
         if start_pairs:
             test = start_version_test(start_pairs)
-        matchmake()
+        say(f"{name}: first matchmaking round: {matchmake()}")
         began = time.monotonic()
         next_dispatch, next_ladder = began + 10, began + 30
         while time.monotonic() - began < args.seconds:
@@ -229,6 +240,11 @@ def run_config(
     finally:
         for worker in workers:
             worker.stop()
+    keep = os.environ.get("BENCH_LOGS")  # a folder to keep the workers' logs in
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        for worker in workers:
+            (Path(keep) / f"{name}-{worker.name}.log").write_text(worker.log())
     task_seconds = sum(
         float(m.group(1))
         for worker in workers
@@ -241,8 +257,22 @@ def run_config(
         ).values("id", "origin", "series", "worker", "started_at", "finished_at", "timings", "decisions")
     ]
     window = (t1 - t0).total_seconds()
+    failed = Match.objects.filter(id__gte=first_id, status=MatchStatus.FAILED)
+    states = Counter(
+        (status, series is not None, dispatched is not None)
+        for status, series, dispatched in Match.objects.filter(id__gte=first_id).values_list(
+            "status", "series", "dispatched_at"
+        )
+    )
+    say(f"{name}: matches by (status, in a series, dispatched): {dict(states)}")
+    errors = list(
+        Match.objects.filter(id__gte=first_id).exclude(error="").values_list("error", flat=True)[:3]
+    )
+    for error in errors:
+        say(f"{name}: a match error: {error.strip().splitlines()[-1][:300]}")
     figures = summarize(name, games, window, args, test and VersionTest.objects.get(pk=test.pk))
     figures["task_busy"] = task_seconds / (args.workers * window)
+    figures["failed"] = failed.count()
     return figures
 
 
@@ -330,6 +360,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="uno-arena-bench-") as tmp, database() as url:
         work = Path(tmp)
         work.chmod(0o755)
+        flush(broker)  # no worker count remembered from an earlier run: nothing is planned while seeding
+        os.environ["UNO_ARENA_LADDER"] = "0"
         setup_django(work, url, broker, args.runner)
         rulesets = seed(args.bots, args.rulesets)
         say(f"seeded {args.bots} bots on {[r.slug for r in rulesets]}")
@@ -351,14 +383,15 @@ def main() -> None:
             cells.append("–" if value is None else fmt.format(value * scale))
         print(f"| {label} | " + " | ".join(cells) + " |")
 
-    line("games a minute", "{:.1f}", "games_min")
+    line("matches a minute (a ladder game, or a version-test pair of 2 games)", "{:.1f}", "games_min")
     line("jobs a minute", "{:.1f}", "jobs_min")
-    line("games per job", "{:.2f}", "games_per_job")
+    line("matches failed", "{:.0f}", "failed")
+    line("matches per job", "{:.2f}", "games_per_job")
     line("worker busy fraction (the games' time)", "{:.0%}", "busy")
     line("worker busy fraction (match tasks' run time, worker logs)", "{:.0%}", "task_busy")
-    line("decisions a game", "{:.0f}", "decisions")
+    line("decisions a match", "{:.0f}", "decisions")
     line("per job: waiting in the queue (ms)", "{:.0f}", "queued", 1000)
-    line("per game: the worker's time, claim to recorded (ms)", "{:.0f}", "wall", 1000)
+    line("per match: the worker's time, claim to recorded (ms)", "{:.0f}", "wall", 1000)
     line("— preparing the job (ms)", "{:.1f}", "prepare", 1000)
     line("— sandbox start-up and shutdown (ms)", "{:.0f}", "start", 1000)
     line("— bots' think time (ms)", "{:.0f}", "think", 1000)
@@ -368,7 +401,7 @@ def main() -> None:
         r["rest"] = r["wall"] - r["prepare"] - r["start"] - r["think"] - r["engine"] - r["record"]
         r["bound"] = startup / max(1.0, r["games_per_job"]) + r["decisions"] * rtt
     line("— the rest (ms)", "{:.0f}", "rest", 1000)
-    line("lower bound a game (ms)", "{:.0f}", "bound", 1000)
+    line("lower bound a match (ms)", "{:.0f}", "bound", 1000)
     if args.versiontest:
         line("version-test games a minute", "{:.1f}", "vt_games_min")
 

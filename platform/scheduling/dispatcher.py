@@ -191,7 +191,8 @@ def top_up_ladder(free: int) -> int:
     if ladder_waiting >= free or not cache.add(LOCK, 1, timeout=300):
         return 0
     try:
-        planned = plan_round(min(conf.capacity, workers * conf.per_worker))
+        with transaction.atomic():  # a savepoint: a failed round must not spoil the dispatch
+            planned = plan_round(min(conf.capacity, workers * conf.per_worker))
     except Exception:
         log.exception("ladder top-up failed; its beat plans again")
         return 0
