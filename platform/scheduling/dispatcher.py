@@ -170,11 +170,20 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
     return result
 
 
+def matchmaking_paused() -> bool:
+    """Whether staff disabled the ladder's periodic matchmaking task in the admin: then the dispatcher
+    plans no ladder tables either (one query)."""
+    from django_celery_beat.models import PeriodicTask
+
+    return PeriodicTask.objects.filter(task="ladder.tasks.matchmake", enabled=False).exists()
+
+
 def top_up_ladder(free: int) -> int:
     """Let the ladder plan tables now when it has fewer waiting jobs than there are ``free`` slots, so a
     slot that opens is filled at once (the planner still shares the slots between the origins by weight);
-    its beat is only the safety net. Nothing when the ladder is off, when no worker was seen, or while a
-    matchmaking round runs elsewhere (the ladder's cache lock). Returns the tables planned."""
+    its beat is only the safety net. Nothing when the ladder is off (``UNO_ARENA_LADDER``,
+    ``UNO_ARENA_LADDER_FILL``, or its periodic task disabled in the admin), when no worker was seen, or
+    while a matchmaking round runs elsewhere (the ladder's cache lock). Returns the tables planned."""
     from django.core.cache import cache
 
     from ladder.conf import ladder_settings
@@ -188,7 +197,7 @@ def top_up_ladder(free: int) -> int:
     ladder_waiting = job_count(
         Match.objects.filter(origin=Origin.LADDER, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
     )
-    if ladder_waiting >= free or not cache.add(LOCK, 1, timeout=300):
+    if ladder_waiting >= free or matchmaking_paused() or not cache.add(LOCK, 1, timeout=300):
         return 0
     try:
         with transaction.atomic():  # a savepoint: a failed round must not spoil the dispatch
