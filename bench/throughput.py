@@ -12,7 +12,8 @@ ladder on a seeded population for a fixed time, with a breakdown of where each g
    table's bots in the runner (all started at once, until each has answered a line) and the round trip
    of one line through a raw pipe to a plain child process (``bench/runners.py``'s baseline).
 3. For each configuration (``before``: one game a job, the ladder planning only at its beat;
-   ``after``: ``UNO_ARENA_LADDER_SERIES`` games a job, the ladder topping up free slots at once) starts
+   ``fill``: one game a job, the ladder topping up free slots at once; ``after``: that and
+   ``UNO_ARENA_LADDER_SERIES`` games a job) starts
    ``--workers`` ``celery worker`` processes (concurrency 1 each, the broker and cache on ``REDIS_URL``),
    plays beat itself (dispatch every ``UNO_ARENA_DISPATCH_EVERY`` s, matchmaking every
    ``UNO_ARENA_LADDER_EVERY`` s), and after ``--seconds`` prints: games and jobs a minute, the workers'
@@ -66,6 +67,7 @@ for line in sys.stdin:
 """
 CONFIGS = {
     "before": {"UNO_ARENA_LADDER_SERIES": "1", "UNO_ARENA_LADDER_FILL": "0"},
+    "fill": {"UNO_ARENA_LADDER_SERIES": "1", "UNO_ARENA_LADDER_FILL": "1"},
     "after": {"UNO_ARENA_LADDER_SERIES": "4", "UNO_ARENA_LADDER_FILL": "1"},
 }
 
