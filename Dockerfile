@@ -1,4 +1,17 @@
 # The UNO Arena site image: web (gunicorn), Celery worker and beat all run from it (docker-compose.yml).
+
+# The compiled engine (arena/engine/_accel.py): mypyc builds the hot modules here, with the same Python as
+# the image below, so the C compiler and mypy stay out of the image. mypy is pinned as in requirements-dev.txt.
+FROM python:3.11-slim-bookworm AS engine
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+RUN pip install --no-cache-dir mypy==2.4.1
+WORKDIR /src
+COPY arena arena
+COPY scripts/build-engine scripts/build-engine
+RUN PYTHON=python scripts/build-engine
+
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -21,6 +34,9 @@ COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 
 COPY . .
+COPY --from=engine /src/build/mypyc build/mypyc
+# The image runs the compiled engine, or it is not built (tests/platform/test_image.py runs this check).
+RUN python -c "import sys, arena.engine as e; sys.exit(0 if e.COMPILED else 'the engine is not compiled')"
 # The guide serves a wheel of arena/, sandbox/ and bots_examples/ (pip install gives `uno-arena`): built
 # here once, into the image, so no web server builds it at run time (guide.kits; the same bytes anywhere).
 ENV UNO_ARENA_KITS_DIR=/app/var-kits

@@ -1,6 +1,6 @@
 """Referee overhead: per decision against a raw pipe round trip, bot start-up, and whole-match throughput.
 
-    python bench/referee.py [--rounds 5] [--runners process,bwrap,docker]
+    python bench/referee.py [--rounds 5] [--runners process,bwrap,docker,docker-cold]
 
 1. Per-decision overhead. Baselines: a raw pipe echo round trip, plain ``subprocess`` children running
    ``bench/bots/echo.py``, ``os.write`` + ``os.read`` of a real request line (same interpreter), back to
@@ -23,6 +23,20 @@
    fresh sandbox per bot per game) and once as one series (``run_series``: each bot started once, then
    ``new_game``), alternating ``--rounds`` times; wall time per game, medians. The games are the same
    (same seeds and seats, checked).
+5. Where a match's time goes: the one-hand match of four strategists of 3., split into start (all seats
+   started at once, to the last ``ready``: ``MatchResult.start_seconds``), loop (``play_seconds``), close
+   (all seats stopped at once: ``close_seconds``) and other, against its lower bound: LB1 = one bot's
+   start+ready (2.) + asked decisions x R1, LB4 = the same with four bots started at once through the
+   runner alone (2.). Under docker the pool of waiting containers is refilled before each match (as
+   between two matches of a worker); ``docker-cold`` is docker with the pool off.
+6. Version-test series: ``--version-games`` games of ``--version-rules`` between two fast bots
+   (``--version-bot``, the greedy example by default) as one series (``run_series``) under bwrap: games
+   per second of wall time and per CPU second of the referee and the bots together (``getrusage`` of this
+   process and its reaped children): games/s per worker core.
+
+Then the issue's targets against the figures of this run. B is the benchmark bot's parse and answer
+measured in-process; P the whole bot program per request (its interpreter's I/O layers too), measured by
+running it on a file of the request lines.
 """
 
 from __future__ import annotations
@@ -30,11 +44,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -94,6 +113,28 @@ def bot_work(lines: list[bytes], repeat: int = 5) -> float:
     return best
 
 
+def bot_program(lines: list[bytes], repeat: int = 3) -> float:
+    """Seconds per request of the whole benchmark bot program (its interpreter's stdin/stdout layers
+    included): ``first_legal.py`` run on a file of the request lines (stdout to ``/dev/null``, so no
+    pipe and no wake-up), less the same run on one line (its start-up); best of ``repeat``."""
+    import tempfile
+
+    def run(data: bytes) -> float:
+        with tempfile.TemporaryFile() as f:
+            f.write(data)
+            f.seek(0)
+            started = time.perf_counter()
+            subprocess.run(
+                [PYTHON, "first_legal.py"], cwd=BOTS, stdin=f, stdout=subprocess.DEVNULL, check=True
+            )
+            return time.perf_counter() - started
+
+    many = lines * 4
+    full = min(run(b"".join(many)) for _ in range(repeat))
+    one = min(run(many[0]) for _ in range(repeat))
+    return max(0.0, full - one) / (len(many) - 1)
+
+
 class RawPipe:
     """Echo programs as plain child processes, raw ``os.write``/``os.read`` on their pipes."""
 
@@ -133,13 +174,36 @@ class RawPipe:
 
 
 def make_runner(name: str) -> Runner | None:
-    """The runner, or None (with a note) when it cannot run here."""
-    cls = runner_class(name)
+    """The runner, or None (with a note) when it cannot run here. ``docker-cold`` is docker without its
+    pool of waiting containers (every bot's container created and started when it is asked for)."""
+    cls = runner_class(name.removesuffix("-cold"))
     status = cls.available()
     if not status:
         print(f"  ({name}: unavailable: {status.reason})")
         return None
-    return ProcessRunner(production=False) if name == "process" else cls()
+    if name == "process":
+        return ProcessRunner(production=False)
+    if name == "docker-cold":
+        from sandbox.docker import DockerRunner
+
+        class ColdDocker(DockerRunner):
+            use_pool = False
+
+        return ColdDocker()
+    return cls()
+
+
+def settle(runner: Runner, seconds: float = 20.0) -> None:
+    """Wait until the runner's pool of waiting containers is full again (docker; else nothing): the
+    start-up of a worker that had a moment between two matches. Back-to-back matches (section 3) do not
+    wait."""
+    pool_of = getattr(runner, "_pool", None)
+    pool = pool_of() if pool_of is not None else None
+    if pool is None:
+        return
+    deadline = time.monotonic() + seconds
+    while not pool.full() and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def entries(runner: Runner, folder: Path, file: str, count: int) -> list[BotEntry]:
@@ -148,12 +212,13 @@ def entries(runner: Runner, folder: Path, file: str, count: int) -> list[BotEntr
     return [BotEntry(f"{file}#{i}", lambda: runner.start(spec, Limits())) for i in range(count)]
 
 
-def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
-    """Section 1."""
+def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> tuple[float, dict[str, float]]:
+    """Section 1; returns R1 and each runner's referee share (D - E - B) / R1."""
     lines = request_lines(seed)
     typical = sorted(lines, key=len)[len(lines) // 2]
     engine = engine_alone(seed)
     work = bot_work(lines)
+    program = bot_program(lines)
     raw = RawPipe()
     hot: list[float] = []
     stats: dict[str, dict[str, list[float]]] = {n: {"d": [], "think": [], "paced": []} for n in runners}
@@ -184,7 +249,8 @@ def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
     )
     print(f"   raw echo round trip, back to back (R1)           {r1 * 1e6:7.1f} us")
     print(f"   engine alone per decision (E)                    {engine * 1e6:7.1f} us")
-    print(f"   the bot's own work per request (B)               {work * 1e6:7.1f} us")
+    print(f"   the bot's own work per request (B: parse, answer) {work * 1e6:7.1f} us")
+    print(f"   the whole bot program per request (P: B + its I/O) {program * 1e6:7.1f} us")
     print(
         "   T: send-to-answer time seen by the referee; G = D - T: the referee's work between an answer and"
     )
@@ -192,37 +258,179 @@ def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> None:
     print("   parent busy for G between trips)")
     print(
         f"   {'runner':<8} {'D':>7} {'T':>7} {'G':>7} {'R3':>7} {'D/R1':>6} {'D/R3':>6} {'(D-E-B)/R1':>11} "
-        f"{'(D-E-B)/R3':>11}"
+        f"{'(D-E-B)/R3':>11} {'(D-E-P)/R1':>11}"
     )
+    shares = {}
     for name, got in stats.items():
         d, think, paced = (statistics.median(got[k]) for k in ("d", "think", "paced"))
         own = d - engine - work
+        shares[name] = own / r1
+        shares[name + " (P)"] = (d - engine - program) / r1
         print(
             f"   {name:<8} {d * 1e6:7.1f} {think * 1e6:7.1f} {(d - think) * 1e6:7.1f} {paced * 1e6:7.1f} "
-            f"{d / r1:6.2f} {d / paced:6.2f} {own / r1:11.2f} {own / paced:11.2f}"
+            f"{d / r1:6.2f} {d / paced:6.2f} {own / r1:11.2f} {own / paced:11.2f} {(d - engine - program) / r1:11.2f}"
         )
+    return r1, shares
 
 
-def startup(runners: dict[str, Runner], starts: int) -> None:
-    """Section 2."""
-    print(f"\n2. Start-up per bot per match (median of {starts})")
-    print(f"   {'runner':<10} {'start+ready (ms)':>17} {'close (ms)':>11}")
-    hello = protocol.encode(
-        protocol.hello(0, 2, ["a", "b"], preset("classic").to_dict(), SETTINGS.limits(), 1)
+HELLO = protocol.encode(protocol.hello(0, 2, ["a", "b"], preset("classic").to_dict(), SETTINGS.limits(), 1))
+
+
+def start_ready(runner: Runner, spec: BotSpec) -> Any:
+    """One bot started through the runner alone (no referee) and greeted, up to its ``ready``."""
+    conn = runner.start(spec, Limits())
+    conn.send(HELLO)
+    conn.readline(30.0)
+    return conn
+
+
+def at_once(tasks: list[Callable[[], Any]]) -> list[Any]:
+    """Run ``tasks`` in one thread each, all at once; their results."""
+    out: list[Any] = [None] * len(tasks)
+
+    def run(i: int) -> None:
+        out[i] = tasks[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(tasks))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return out
+
+
+def startup(runners: dict[str, Runner], starts: int, seats: int = 4) -> dict[str, tuple[float, ...]]:
+    """Section 2; returns per runner (one bot's start+ready, its close, ``seats`` bots' start+ready at
+    once, their close at once), medians in seconds."""
+    print(f"\n2. Start-up per bot per match, through the runner alone (median of {starts})")
+    print(
+        f"   one bot alone, and {seats} bots at once (one thread each, as the referee starts a table's seats)"
+    )
+    print(
+        f"   {'runner':<10} {'start+ready (ms)':>17} {'close (ms)':>11} {f'{seats} at once: start+ready':>25} "
+        f"{'close':>7}"
     )
     spec = BotSpec(BOTS, ("python3", "first_legal.py"))
+    figures = {}
     for name, runner in runners.items():
-        up, down = [], []
+        up, down, up4, down4 = [], [], [], []
         for _ in range(starts):
+            settle(runner)
             started = time.perf_counter()
-            conn = runner.start(spec, Limits())
-            conn.send(hello)
-            conn.readline(30.0)
+            conn = start_ready(runner, spec)
             middle = time.perf_counter()
             conn.close()
             up.append(middle - started)
             down.append(time.perf_counter() - middle)
-        print(f"   {name:<10} {statistics.median(up) * 1e3:17.1f} {statistics.median(down) * 1e3:11.1f}")
+            settle(runner)
+            started = time.perf_counter()
+            conns = at_once([partial(start_ready, runner, spec)] * seats)
+            middle = time.perf_counter()
+            at_once([c.close for c in conns])
+            up4.append(middle - started)
+            down4.append(time.perf_counter() - middle)
+        got = tuple(statistics.median(x) for x in (up, down, up4, down4))
+        figures[name] = got
+        print(
+            f"   {name:<10} {got[0] * 1e3:17.1f} {got[1] * 1e3:11.1f} {got[2] * 1e3:25.1f} {got[3] * 1e3:7.1f}"
+        )
+    return figures
+
+
+def match_split(
+    runners: dict[str, Runner], games: int, r1: float, starts: dict[str, tuple[float, ...]]
+) -> dict[str, tuple[float, float]]:
+    """Section 5: where the wall time of a one-hand match of four strategists goes, against its lower
+    bound. Returns per runner (wall / bound with one bot's start, wall / bound with 4 at once)."""
+    rules = preset("classic-single")
+    print(
+        f"\n5. One match of 4 strategists, classic-single (one hand): where the time goes (median of {games})"
+    )
+    print(
+        "   start: the runners' starts (all seats at once) to the last ready; loop: the decisions; close: all"
+    )
+    print(
+        "   seats stopped at once; other: the rest (engine set-up, replay). LB1 = one bot's start+ready (2.)"
+    )
+    print(
+        "   + asked decisions x R1; LB4 = the same with 4 bots started at once through the runner alone (2.)"
+    )
+    print(
+        f"   {'runner':<8} {'wall':>7} {'start':>7} {'loop':>7} {'close':>7} {'other':>7} {'asked':>6} "
+        f"{'LB1':>7} {'LB4':>7} {'wall/LB1':>9} {'wall/LB4':>9}   (ms)"
+    )
+    ratios = {}
+    for name, runner in runners.items():
+        rows = []
+        for g in range(games):
+            settle(runner)
+            started = time.perf_counter()
+            result = run_match(rules, entries(runner, EXAMPLES, "strategist.py", 4), g, SETTINGS)
+            wall = time.perf_counter() - started
+            assert not any(result.faults), result.faults
+            asked = sum(1 for d in result.replay["decisions"] if d[2] is not None)
+            rows.append(
+                (
+                    wall,
+                    result.start_seconds,
+                    result.play_seconds,
+                    result.close_seconds,
+                    wall - result.start_seconds - result.play_seconds - result.close_seconds,
+                    asked,
+                )
+            )
+        wall, start, loop, close, other, asked = (statistics.median(col) for col in zip(*rows, strict=True))
+        lb1 = starts[name][0] + asked * r1 if name in starts else float("nan")
+        lb4 = starts[name][2] + asked * r1 if name in starts else float("nan")
+        ratios[name] = (wall / lb1, wall / lb4)
+        print(
+            f"   {name:<8} {wall * 1e3:7.1f} {start * 1e3:7.1f} {loop * 1e3:7.1f} {close * 1e3:7.1f} "
+            f"{other * 1e3:7.1f} {asked:6.0f} {lb1 * 1e3:7.1f} {lb4 * 1e3:7.1f} {wall / lb1:9.2f} {wall / lb4:9.2f}"
+        )
+    return ratios
+
+
+def version_series(
+    runners: dict[str, Runner], games: int, rules_name: str, rounds: int, bot: Path
+) -> dict[str, float]:
+    """Section 6: a series of ``games`` games between two fast bots (``bot``, one sandbox each for the whole
+    series), as a version test's worker plays them: games per second of wall time and per
+    CPU second (the referee's and the bots' together: games/s per worker core). Returns per runner the
+    games per CPU second (median of ``rounds``)."""
+    rules = preset(rules_name) if "=" not in rules_name and "," not in rules_name else parse_rules(rules_name)
+    print(
+        f"\n6. Version-test series: 2 {bot.name} bots, {games} games of {rules.name} in one series (median of {rounds})"
+    )
+    print("   CPU: the referee's and the bots' (user + system, getrusage of this process and its children)")
+    print(
+        f"   {'runner':<8} {'decisions/game':>15} {'games/s (wall)':>15} {'CPU s/game':>11} {'games/s per core':>17}"
+    )
+    per_core = {}
+    for name, runner in runners.items():
+        walls, cpus, decisions = [], [], []
+        for r in range(rounds):
+            bots = entries(runner, bot.parent, bot.name, 2)
+            plan = [SeriesGame(10_000 * (r + 1) + g, (g % 2, 1 - g % 2)) for g in range(games)]
+            before = cpu_seconds()
+            started = time.perf_counter()
+            results = run_series(rules, bots, plan, SETTINGS)
+            walls.append(time.perf_counter() - started)
+            cpus.append(cpu_seconds() - before)
+            assert not any(f for res in results for f in res.faults), [res.faults for res in results]
+            kept = [res.replay["extra"]["referee"]["series"]["kept"] for res in results[1:]]
+            assert all(all(k) for k in kept), "a bot was started again within the series"
+            decisions.append(sum(res.decisions for res in results) / games)
+        wall, cpu, dec = statistics.median(walls), statistics.median(cpus), statistics.median(decisions)
+        per_core[name] = games / cpu
+        print(f"   {name:<8} {dec:15.0f} {games / wall:15.1f} {cpu / games:11.4f} {games / cpu:17.1f}")
+    return per_core
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its reaped children so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def throughput(runners: dict[str, Runner], games: int) -> None:
@@ -287,8 +495,59 @@ def series(runners: dict[str, Runner], games: int, rounds: int) -> None:
         )
 
 
+TARGETS = {
+    "share": {"process": 1.2, "bwrap": 1.2, "docker": 1.5},
+    "match": {"bwrap": 1.5, "docker": 1.5},
+    "series": {"bwrap": 10.0},
+}
+"""The issue's targets: referee share of a decision (at most), match wall / lower bound (at most), version-test
+games/s per core (at least)."""
+
+
+def targets(
+    shares: dict[str, float], ratios: dict[str, tuple[float, float]], per_core: dict[str, float]
+) -> None:
+    """The figures of this run against the targets."""
+    print("\nTargets (this run)")
+    print(f"   {'measure':<40} {'runner':<12} {'got':>7} {'target':>8}  ok")
+    rows = []
+    for name, got in shares.items():
+        measure = "referee share (D-E-P)/R1" if name.endswith(" (P)") else "referee share (D-E-B)/R1"
+        runner = name.removesuffix(" (P)")
+        rows.append((measure, runner, got, TARGETS["share"].get(runner.split("-")[0]), "<="))
+    for name, (lb1, lb4) in ratios.items():
+        rows.append(
+            ("match wall / LB1 (one bot's start)", name, lb1, TARGETS["match"].get(name.split("-")[0]), "<=")
+        )
+        rows.append(
+            (
+                "match wall / LB4 (4 started at once)",
+                name,
+                lb4,
+                TARGETS["match"].get(name.split("-")[0]),
+                "<=",
+            )
+        )
+    for name, got in per_core.items():
+        rows.append(
+            (
+                "version-test series, games/s per core",
+                name,
+                got,
+                TARGETS["series"].get(name.split("-")[0]),
+                ">=",
+            )
+        )
+    for measure, name, got, target, sense in rows:
+        if target is None:
+            print(f"   {measure:<40} {name:<12} {got:7.2f} {'-':>8}")
+            continue
+        ok = got <= target if sense == "<=" else got >= target
+        print(f"   {measure:<40} {name:<12} {got:7.2f} {sense}{target:6.1f}  {'yes' if ok else 'NO'}")
+
+
 def main() -> None:
-    """Run the four sections for every available runner."""
+    """Run the sections for every available runner."""
     parser = argparse.ArgumentParser(description="Referee overhead benchmark.")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=5)
@@ -296,19 +555,46 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--runners", default="process,bwrap,docker")
     parser.add_argument("--series-games", type=int, default=10)
-    parser.add_argument("--only", choices=["decision", "startup", "throughput", "series"], help="one section")
+    parser.add_argument("--version-games", type=int, default=50, help="games of the version-test series")
+    parser.add_argument("--version-rules", default="classic", help="rules of the version-test series")
+    parser.add_argument(
+        "--version-bot",
+        default=str(EXAMPLES / "greedy_bot.py"),
+        help="the fast bot of the version-test series",
+    )
+    parser.add_argument("--version-runners", default="bwrap", help="runners of the version-test series")
+    parser.add_argument(
+        "--only",
+        choices=["decision", "startup", "throughput", "series", "match", "version"],
+        help="one section (match also runs decision and startup: it needs R1 and the start-up)",
+    )
     args = parser.parse_args()
-    print(f"Referee benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(
+        f"Referee benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}"
+    )
     runners = {n: r for n in args.runners.split(",") if (r := make_runner(n)) is not None}
-    sections = {
-        "decision": lambda: per_decision(runners, args.rounds, args.seed),
-        "startup": lambda: startup(runners, args.starts),
-        "throughput": lambda: throughput(runners, args.games),
-        "series": lambda: series(runners, args.series_games, args.rounds),
-    }
-    for name, run in sections.items():
-        if args.only in (None, name):
-            run()
+    only = args.only
+    r1 = 0.0
+    shares: dict[str, float] = {}
+    ratios: dict[str, tuple[float, float]] = {}
+    per_core: dict[str, float] = {}
+    starts: dict[str, tuple[float, ...]] = {}
+    if only in (None, "decision", "match"):
+        r1, shares = per_decision(runners, args.rounds, args.seed)
+    if only in (None, "startup", "match"):
+        starts = startup(runners, args.starts)
+    if only in (None, "throughput"):
+        throughput(runners, args.games)
+    if only in (None, "series"):
+        series(runners, args.series_games, args.rounds)
+    if only in (None, "match"):
+        ratios = match_split(runners, args.games, r1, starts)
+    if only in (None, "version"):
+        chosen = {n: runners[n] for n in args.version_runners.split(",") if n in runners}
+        per_core = version_series(
+            chosen, args.version_games, args.version_rules, args.rounds, Path(args.version_bot).resolve()
+        )
+    targets(shares, ratios, per_core)
 
 
 if __name__ == "__main__":

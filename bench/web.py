@@ -142,7 +142,7 @@ def configure_django(database_url: str, var: Path) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url,
         "UNO_ARENA_VAR": str(var),
-        "DEBUG": "0",
+        "UNO_ARENA_HTTPS": "0",  # plain HTTP on loopback, as scripts/run serves it (no TLS proxy here)
         "SECRET_KEY": hashlib.sha256(os.urandom(32)).hexdigest(),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "CELERY_BROKER_URL": "memory://",
@@ -162,10 +162,16 @@ def configure_django(database_url: str, var: Path) -> dict[str, str]:
 
 def copy_rows(model: Any, rows: Iterable[dict[str, Any]]) -> int:
     """Insert ``rows`` (dicts of column values, the same columns in each) into ``model``'s table: COPY on
-    PostgreSQL, executemany in batches elsewhere. Returns the row count."""
+    PostgreSQL, executemany in batches elsewhere; columns left out take the model's defaults (so a new
+    field with a default needs no change here). Returns the row count."""
     from django.db import connection
 
-    iterator = iter(rows)
+    defaults = {
+        field.attname: field.get_default()
+        for field in model._meta.concrete_fields
+        if field.has_default() and not field.primary_key
+    }
+    iterator = ({**defaults, **row} for row in rows)
     first = next(iterator, None)
     if first is None:
         return 0

@@ -63,28 +63,57 @@ def stage(bot_dir: Path, *, traversable: bool) -> Staged:
         _last_sweep = time.monotonic()
         sweep()
     bot_dir = Path(bot_dir)
-    folders, files = bot_files(bot_dir)
+    listing = bot_files(bot_dir)
+    staged = _make_root(traversable, make_bot=False)
+    try:
+        _copy(bot_dir, staged.bot, *listing)
+    except BaseException:
+        shutil.rmtree(staged.root, ignore_errors=True)
+        raise
+    return staged
+
+
+def stage_empty(*, traversable: bool) -> Staged:
+    """A new private folder as :func:`stage` makes it, with an empty ``bot/`` (``0755``) for :func:`fill`
+    to copy a bot into later (the docker runner's pool mounts it before it knows the bot)."""
+    return _make_root(traversable, make_bot=True)
+
+
+def fill(staged: Staged, bot_dir: Path) -> None:
+    """Copy ``bot_dir`` into the empty ``bot/`` of ``staged`` (:func:`stage_empty`), as :func:`stage` does."""
+    bot_dir = Path(bot_dir)
+    _copy(bot_dir, staged.bot, *bot_files(bot_dir))
+
+
+def _make_root(traversable: bool, make_bot: bool) -> Staged:
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
     try:
         root.chmod(0o711 if traversable else 0o700)
         owner = os.open(root / OWNER_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         with os.fdopen(owner, "w") as f:
             f.write(owner_identity())
-        dest = root / "bot"
-        for folder in folders:
-            (dest / folder).mkdir(mode=0o755)  # world-readable is the point
-        for name, kind in files:
-            target = dest / name
-            if kind == "link":
-                os.symlink(os.readlink(bot_dir / name), target)
-            else:
-                shutil.copyfile(bot_dir / name, target, follow_symlinks=False)
-                mode = (bot_dir / name).stat().st_mode & 0o755 | stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
-                target.chmod(mode)
+        if make_bot:
+            (root / "bot").mkdir(mode=0o755)
+            (root / "bot").chmod(0o755)  # whatever the umask: uid 65534 reads it
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
     return Staged(root)
+
+
+def _copy(bot_dir: Path, dest: Path, folders: list[Path], files: list[tuple[Path, str]]) -> None:
+    for folder in folders:
+        if folder == Path() and dest.is_dir():
+            continue  # stage_empty made it
+        (dest / folder).mkdir(mode=0o755)  # world-readable is the point
+    for name, kind in files:
+        target = dest / name
+        if kind == "link":
+            os.symlink(os.readlink(bot_dir / name), target)
+        else:
+            shutil.copyfile(bot_dir / name, target, follow_symlinks=False)
+            mode = (bot_dir / name).stat().st_mode & 0o755 | stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+            target.chmod(mode)
 
 
 def _skipped(entry: os.DirEntry[str]) -> bool:

@@ -326,6 +326,10 @@ class PipeConnection(ABC):
             except Exception:
                 log.exception("closing %s: %s failed", self.label, step.__name__)
 
+    def terminate(self) -> None:  # noqa: B027 (optional for subclasses)
+        """Start stopping the bot without waiting (:meth:`close` finishes); by default nothing: the
+        subclass's :meth:`close` does it all."""
+
     def __del__(self) -> None:
         # A safety net, not the way to do it: a connection dropped without close() would otherwise
         # leave its bot (and, under docker, its container) running until the referee's process ends.
@@ -417,6 +421,8 @@ class ProcessConnection(PipeConnection):
         self._proc = proc
         self._pidfd = os.pidfd_open(proc.pid)
         self._status: int | None = None
+        self._kids: list[int] | None = None
+        """pidfds of the direct children, once :meth:`terminate` (or :meth:`close`) has signalled them."""
         self.cgroup = cgroup
         self._temp_dirs = temp_dirs
         self._start_stderr_fd(stderr_fd)
@@ -447,10 +453,18 @@ class ProcessConnection(PipeConnection):
             self._peek()
         return self._status
 
-    def _kill(self) -> None:
+    def terminate(self) -> None:
+        """SIGKILL the bot and everything it started, without waiting for them (:meth:`close` then reaps
+        them): a referee stopping a table's seats signals them all first, then waits for each."""
+        with self._close_lock:
+            if self._closed or self._kids is not None:
+                return
+            self._signal()
+
+    def _signal(self) -> None:
         # Children first, as pidfds (exact processes): for bwrap this is the pid namespace's init, whose
         # death takes the whole namespace down; waiting for it means the namespace is empty.
-        kids = _child_pidfds(self._proc.pid)
+        self._kids = kids = _child_pidfds(self._proc.pid)
         # The leader is not reaped yet, so its pid and process group id are still ours.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, signal.SIGKILL)
@@ -459,6 +473,11 @@ class ProcessConnection(PipeConnection):
                 signal.pidfd_send_signal(fd, signal.SIGKILL)
         if self.cgroup is not None:
             self.cgroup.kill()
+
+    def _kill(self) -> None:
+        if self._kids is None:
+            self._signal()
+        kids = self._kids or []
         try:
             code = self._proc.wait(timeout=10)
             if self._status is None:

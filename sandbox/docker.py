@@ -18,9 +18,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,12 +30,12 @@ import docker
 import docker.errors
 from docker.types import LogConfig, Ulimit
 
-from sandbox import runtimes, seccomp
+from sandbox import docker_pool, runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
-from sandbox.botdir import SWEEP_EVERY, Staged, owner_identity, owner_is_gone, stage
+from sandbox.botdir import SWEEP_EVERY, Staged, fill, owner_identity, owner_is_gone, stage, stage_empty
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
 from sandbox.connection import READ_CHUNK, PipeConnection, StderrDrain, remove_tree
-from sandbox.errors import SandboxError, SandboxUnavailable
+from sandbox.errors import BotFolderTooLarge, SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,8 @@ RUNTIME_ENV = "UNO_ARENA_DOCKER_RUNTIME"
 IO_ENV = "UNO_ARENA_DOCKER_IO"
 IO_MODES = ("fifo", "attach")
 LABEL = "org.uno-arena.bot"
+#: The bot label of a container waiting in the pool (no bot yet).
+POOL_NAME = "(pool)"
 #: Who started the container (:func:`sandbox.botdir.owner_identity`): a dead owner's are swept.
 OWNER_LABEL = "org.uno-arena.owner"
 STDOUT, STDERR = 1, 2
@@ -158,8 +162,14 @@ class DockerConnection(PipeConnection):
         io_dir: Path | None = None,
         temp_dirs: tuple[Path, ...] = (),
         watch_cpu: bool = False,
+        direct_kill: bool = True,
     ) -> None:
         self.client = client
+        self.direct_kill = direct_kill
+        """Whether :meth:`terminate` may SIGKILL the container's first host process itself."""
+        self.on_close: Callable[[], None] | None = None
+        """Called once the connection is closed (the pool's count of bots in play)."""
+        self._on_close_lock = threading.Lock()
         self.container_id = container_id
         self._temp_dirs = temp_dirs
         self._watch_cpu = watch_cpu
@@ -167,9 +177,12 @@ class DockerConnection(PipeConnection):
         self._watchdog: threading.Thread | None = None
         self._status: int | None = None
         self._pid: int | None = None
+        self._pidfd: int | None = None
+        """A pidfd of the container's first process (its pid namespace's init), for :meth:`terminate`."""
         self._holders: list[Any] = []
         self._sockets: list[socket.socket] = []
         self._decoder: FrameDecoder | None = None
+        self._io_dir = io_dir
         try:
             if io_dir is None:
                 holder, sock = _attach(client, container_id, stdin=1, stdout=1)
@@ -205,11 +218,23 @@ class DockerConnection(PipeConnection):
         # FIONREAD on the attach socket: what dockerd has passed on (what it still holds, nobody can see).
         self._stderr_drain = StderrDrain(read_stderr, self._stderr, err.close, f"stderr {label}", err.fileno)
 
+    def assign(self, spec: BotSpec, label: str) -> None:
+        """Give a waiting container of the pool its bot: copy ``spec``'s folder into the empty ``/bot``
+        and write its command to the waiting shell, which execs it (:mod:`sandbox.docker_pool`)."""
+        if self._io_dir is None:
+            raise SandboxError("only a waiting container of the fifo I/O mode takes a bot")
+        if not (self._io_dir / "bot").is_dir():
+            raise SandboxError(f"its folder {self._io_dir} is gone")
+        fill(Staged(self._io_dir), spec.bot_dir)
+        self.label = label
+        self.send(docker_pool.command_line(spec.command))
+
     def begin(self) -> None:
         """Start the container (after attaching, so that no output is lost) and note its host pid."""
         self.client.api.start(self.container_id)
         state = self.client.api.inspect_container(self.container_id)["State"]
         self._pid = state.get("Pid") or None
+        self._pidfd = _container_pidfd(self._pid, self.container_id) if self.direct_kill else None
         cgroup = cgroup_dir_of(self._pid, "cpuacct") if self._watch_cpu and self._pid else None
         if cgroup is not None:
             if self.container_id not in str(cgroup):
@@ -251,8 +276,32 @@ class DockerConnection(PipeConnection):
             self._status = -(code - 128) if code > 128 else code
         return self._status
 
+    def close(self) -> None:
+        """:meth:`PipeConnection.close`, then :attr:`on_close` (once)."""
+        super().close()
+        with self._on_close_lock:
+            callback, self.on_close = self.on_close, None
+        if callback is not None:
+            callback()
+
+    def terminate(self) -> None:
+        """SIGKILL the container's first process directly (no dockerd round trip): its pid namespace,
+        hence every process of the bot, dies with it. :meth:`close` then removes the container. Does
+        nothing where the host pid is unknown (gVisor: the first process is gVisor's own)."""
+        with self._close_lock:
+            fd = self._pidfd
+            if self._closed or fd is None:
+                return
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+
     def _kill(self) -> None:
         self._stop_watch.set()
+        fd, self._pidfd = self._pidfd, None
+        if fd is not None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+            os.close(fd)
         with contextlib.suppress(docker.errors.NotFound):
             self.client.api.remove_container(self.container_id, force=True, v=True)
         if self._status is None:
@@ -277,6 +326,22 @@ class DockerConnection(PipeConnection):
             self._watchdog.join(timeout=2.0)
         for d in self._temp_dirs:
             remove_tree(d)
+
+
+def _container_pidfd(pid: int | None, container_id: str) -> int | None:
+    """A pidfd of host process ``pid`` if it is in ``container_id``'s cgroup (checked after opening it,
+    so a pid reused meanwhile is never signalled), else None."""
+    if not pid:
+        return None
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return None
+    folder = cgroup_dir_of(pid, "pids")
+    if folder is None or container_id not in str(folder):
+        os.close(fd)
+        return None
+    return fd
 
 
 def make_fifos(folder: Path) -> None:
@@ -420,21 +485,78 @@ class DockerRunner(Runner):
         return removed
 
     def start(self, spec: BotSpec, limits: Limits | None = None) -> DockerConnection:
-        """Create, attach and start the bot's container (every 10 minutes, :meth:`sweep` first)."""
+        """Create, attach and start the bot's container (every 10 minutes, :meth:`sweep` first), or take
+        one started and waiting in the pool (:mod:`sandbox.docker_pool`) when there is one."""
         limits = limits or Limits()
         if time.monotonic() - DockerRunner._last_sweep >= SWEEP_EVERY:
             DockerRunner._last_sweep = time.monotonic()
             self.sweep()
         image = image_for(spec.language)
-        staged = stage(spec.bot_dir, traversable=False)
+        pool = self._pool()
+        if pool is None or not docker_pool.fits_one_line(spec.command):
+            return self._start(image, limits, spec)
+        key = (image, limits)
+        release = pool.hold()
+        try:
+            conn = pool.take(key)
+            pool.want(key, pool.size)
+            if conn is not None:
+                try:
+                    conn.assign(spec, f"{self.name}:{spec.bot_dir.name}")
+                except (OSError, SandboxError) as exc:  # its folder went away (TMPDIR removed), or it died
+                    log.warning(
+                        "a waiting container could not take %s (%s): starting afresh", spec.bot_dir, exc
+                    )
+                    conn.close()
+                    if isinstance(exc, BotFolderTooLarge):
+                        raise
+                    conn = None
+                except BaseException:
+                    conn.close()
+                    raise
+            if conn is None:
+                conn = self._start(image, limits, spec)
+        except BaseException:
+            release()
+            raise
+        conn.on_close = release
+        return conn
+
+    #: Whether this runner keeps a pool of waiting containers (see :mod:`sandbox.docker_pool`).
+    use_pool: ClassVar[bool] = True
+
+    def _pool(self) -> docker_pool.ContainerPool | None:
+        """This process's pool for this runner's kind, or None (pool off, or not the fifo I/O mode)."""
+        size = docker_pool.pool_size()
+        if not self.use_pool or self.io != "fifo" or size <= 0:
+            return None
+        owner = (type(self).__name__, self.runtime, str(self.client.api.base_url))
+
+        def make(key: Any) -> DockerConnection:
+            image, limits = key
+            return self._start(image, limits, None)
+
+        return docker_pool.pool_for(owner, size, make)
+
+    def _start(self, image: str, limits: Limits, spec: BotSpec | None) -> DockerConnection:
+        """A started container for ``spec``, or (``spec`` None) a waiting one for the pool: an empty
+        ``/bot`` and :data:`~sandbox.docker_pool.WAIT_COMMAND` (fifo mode only)."""
+        staged = (
+            stage(spec.bot_dir, traversable=False) if spec is not None else stage_empty(traversable=False)
+        )
         container_id: str | None = None
         try:
             write_etc(staged.root)
-            command = list(spec.command)
             fifos = self.io == "fifo"
+            if spec is None:
+                command = list(docker_pool.WAIT_COMMAND)
+            else:
+                command = list(spec.command)
+                if fifos:
+                    command = [*FIFO_COMMAND, *command]
             if fifos:
                 make_fifos(staged.root)
-                command = [*FIFO_COMMAND, *command]
+            name = spec.bot_dir.name if spec is not None else POOL_NAME
             container_id = self.client.api.create_container(
                 image,
                 command=command,
@@ -444,17 +566,18 @@ class DockerRunner(Runner):
                 hostname="bot",
                 stdin_open=True,
                 tty=False,
-                labels={LABEL: spec.bot_dir.name, OWNER_LABEL: owner_identity()},
+                labels={LABEL: name, OWNER_LABEL: owner_identity()},
                 host_config=self.host_config(staged, limits, fifos),
             )["Id"]
             conn = DockerConnection(
                 self.client,
                 container_id,
                 limits,
-                f"{self.name}:{spec.bot_dir.name}",
+                f"{self.name}:{name}",
                 staged.root if fifos else None,
                 (staged.root,),
                 watch_cpu=self.watch_cpu,
+                direct_kill=not self.is_gvisor,
             )
         except BaseException as exc:
             if container_id is not None:
@@ -485,6 +608,9 @@ class GVisorRunner(DockerRunner):
     out_fifo_mode: ClassVar[str] = "rw"
     #: gVisor sets ``RLIMIT_CPU`` but does not enforce it: the connection watches the container's cgroup.
     watch_cpu: ClassVar[bool] = True
+    #: No pool: not measured under gVisor (whose file cache may not show files copied into a mounted
+    #: folder after the start).
+    use_pool: ClassVar[bool] = False
 
     def __init__(
         self, runtime: str | None = None, io: str | None = None, client: docker.DockerClient | None = None

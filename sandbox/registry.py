@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
-from sandbox.base import Runner, production_from_env
+import os
+import threading
+import time
+
+from sandbox.base import Availability, Runner, production_from_env
 from sandbox.errors import SandboxUnavailable
 
 #: Strongest first: gVisor (docker with runsc: its own kernel), docker (namespaces, cgroups, seccomp),
 #: bwrap (namespaces, seccomp, rlimits/cgroups), process (nothing: development only).
 RUNNER_NAMES = ("gvisor", "docker", "bwrap", "process")
+
+
+AVAILABLE_FOR = 60.0
+"""Seconds a runner found available is believed to stay so (``get_runner`` runs once per match: the
+docker checks, an engine ping, an image inspection and the runtime folder's hash, cost 10–60 ms). A runner
+found unavailable is asked again every time; a runner that stops working meanwhile fails its starts."""
+_available: dict[tuple[object, ...], float] = {}
+_available_lock = threading.Lock()
+
+
+def available(cls: type[Runner], language: str = "python") -> Availability:
+    """``cls.available(language)``, a positive answer remembered for :data:`AVAILABLE_FOR` seconds (for the
+    same ``UNO_ARENA_*`` environment: the docker runtime, the production flag)."""
+    settings = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("UNO_ARENA_")))
+    key = (cls, language, settings)
+    with _available_lock:
+        since = _available.get(key)
+    if since is not None and time.monotonic() - since < AVAILABLE_FOR:
+        return Availability(True)
+    status = cls.available(language)
+    with _available_lock:
+        if status:
+            _available[key] = time.monotonic()
+        else:
+            _available.pop(key, None)
+    return status
 
 
 def runner_class(name: str) -> type[Runner]:
@@ -49,7 +79,7 @@ def get_runner(name: str | None = None, production: bool | None = None, language
             from sandbox.process import ProcessRunner
 
             return ProcessRunner(production=production)
-        status = cls.available(language)
+        status = available(cls, language)
         if not status:
             raise SandboxUnavailable(f"the {name} runner is unavailable: {status.reason}")
         return cls()
@@ -63,7 +93,7 @@ def get_runner(name: str | None = None, production: bool | None = None, language
         except SandboxUnavailable as exc:
             reasons.append(f"{candidate}: {exc}")
             continue
-        status = cls.available(language)
+        status = available(cls, language)
         if status:
             if candidate == "process":
                 from sandbox.process import ProcessRunner

@@ -157,6 +157,10 @@ class MatchResult:
     think_seconds: list[float] = field(default_factory=list)
     play_seconds: float = 0.0
     """Wall time of the decision loops alone (bots' start-up and shutdown excluded)."""
+    start_seconds: float = 0.0
+    """Wall time of starting the bots (all at once) up to the last ``ready`` (summed over the games)."""
+    close_seconds: float = 0.0
+    """Wall time of stopping the bots at the end of the game (all at once; summed over the games)."""
     decision_stderr: list[list[list[Any]]] = field(default_factory=list)
     """Per bot, its stderr filed by decision as ``[game, seat, decision, text]`` rows; empty unless the
     caller wrapped the connections in ``arena.play.decision_stderr.DecisionStderr`` (the platform does)."""
@@ -182,6 +186,8 @@ class _GameRecord:
     replay: dict[str, Any]
     play_seconds: float
     seconds: float
+    start_seconds: float = 0.0
+    close_seconds: float = 0.0
 
 
 def run_match(
@@ -295,6 +301,8 @@ def _game_result(record: _GameRecord, stderr_bytes: int) -> MatchResult:
         seconds=record.seconds,
         think_seconds=[link.think_total for link in record.links],
         play_seconds=record.play_seconds,
+        start_seconds=record.start_seconds,
+        close_seconds=record.close_seconds,
     )
 
 
@@ -365,6 +373,8 @@ def _play_duplicate(
         seconds=time.perf_counter() - started,
         think_seconds=think,
         play_seconds=sum(r.play_seconds for r in records),
+        start_seconds=sum(r.start_seconds for r in records),
+        close_seconds=sum(r.close_seconds for r in records),
     )
 
 
@@ -418,6 +428,7 @@ def _play_game(
     table = _Table(game, links, settings.ask_forced)
     kept = [False] * n
     finished = False
+    start_seconds = play_seconds = 0.0
     try:
         names = [bots[e].name for e in seats]
         starting = []
@@ -449,6 +460,7 @@ def _play_game(
         for link in greeted:
             link.await_ready(deadline, "new_game" if kept[link.seat] else "hello")
         loop_started = time.perf_counter()
+        start_seconds = loop_started - started
         table.play()
         play_seconds = time.perf_counter() - loop_started
         faulted = [s for s, link in enumerate(links) if link.fault is not None]
@@ -457,7 +469,9 @@ def _play_game(
         table.finish(places)
         finished = True
     finally:
+        closing = time.perf_counter()
         pool.end_game(links, seats, position, keep=finished)
+        close_seconds = time.perf_counter() - closing
     referee: dict[str, Any] = {
         "protocol": protocol.VERSION,
         "settings": asdict(settings),
@@ -477,7 +491,16 @@ def _play_game(
         faults=table.decision_faults,
         extra={"referee": referee},
     )
-    return _GameRecord(game, links, places, replay, play_seconds, time.perf_counter() - started)
+    return _GameRecord(
+        game,
+        links,
+        places,
+        replay,
+        play_seconds,
+        time.perf_counter() - started,
+        start_seconds,
+        close_seconds,
+    )
 
 
 @dataclass
@@ -601,14 +624,28 @@ def _at_once(tasks: list[Callable[[], None]]) -> None:
         thread.join()
 
 
+def _terminate(conn: Any) -> None:
+    """Signal a bot to stop without waiting for it (``terminate``, where the connection has it)."""
+    terminate = getattr(conn, "terminate", None)
+    if terminate is not None:
+        with contextlib.suppress(Exception):
+            terminate()
+
+
 def _close_conns(conns: list[Any]) -> None:
-    """Close connections at once (a container takes a while to remove)."""
+    """Stop connections together: every bot is signalled first (``terminate``), then each is closed
+    (reaped, cleaned up) at once, so a table's close costs about one bot's, not one per seat."""
+    for conn in conns:
+        _terminate(conn)
     _at_once([conn.close for conn in conns])
 
 
 def _close_all(links: list[BotLink]) -> None:
-    """Stop every bot, at once (a container takes a while to remove)."""
-    _at_once([link.close for link in links if link.conn is not None])
+    """Stop every bot together (see :func:`_close_conns`) and keep each one's stderr."""
+    live = [link for link in links if link.conn is not None]
+    for link in live:
+        _terminate(link.conn)
+    _at_once([link.close for link in live])
     for link in links:
         link.close()  # idempotent; covers a thread that failed
 

@@ -1,4 +1,7 @@
-"""The benchmark bot: a raw protocol bot that answers every request with its first legal action."""
+"""The benchmark bot: a raw protocol bot that answers every request with its first legal action.
+
+It plays series (``"series": true``): after ``match_end`` it waits for ``new_game`` (the referee stops it
+after a single game)."""
 
 import json
 import sys
@@ -11,8 +14,6 @@ for line in sys.stdin:
     if kind == "request":
         write(f'{{"type":"action","id":{message["id"]},"action":"{message["legal"][0]}"}}\n')
         flush()
-    elif kind == "hello":
-        write('{"type":"ready","name":"first-legal"}\n')
+    elif kind in ("hello", "new_game"):
+        write('{"type":"ready","name":"first-legal","series":true}\n')
         flush()
-    elif kind == "match_end":
-        break

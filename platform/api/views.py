@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponse
@@ -37,6 +39,7 @@ from config.uploads import upload_refused
 from matches.models import Match, Participant
 from matches.replay_http import replay_response
 from matches.services import create_match
+from ratings import cache as leaderboard_cache
 from ratings.queries import leaderboard, number_rows
 from rulesets.models import RuleSet
 from scheduling.throttles import BotCreateThrottle, ChallengeThrottle, UploadThrottle
@@ -190,16 +193,35 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class LeaderboardView(generics.ListAPIView):
-    """The ladder of one rule set, best first, paginated."""
+    """The ladder of one rule set, best first, paginated; cached like the site's leaderboard pages
+    (``ratings.cache``: a new rated result on the rule set shows at once, a hit makes no query)."""
 
     serializer_class = LeaderboardEntrySerializer
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The page from the cache, else computed (400/404 as usual, never cached) and stored."""
+        paginator = self.paginator
+        page_param = getattr(paginator, "page_query_param", "page")
+        size_param = getattr(paginator, "page_size_query_param", None) or ""
+        # The links to the next and previous pages are absolute: the key carries the scheme and host.
+        key = leaderboard_cache.api_key(
+            self.kwargs["slug"],
+            request.query_params.get(page_param, "1"),
+            f"{request.query_params.get(size_param, '')}:{request.build_absolute_uri('/')}",
+        )
+        data = cache.get(key)
+        if data is None:
+            response = super().list(request, *args, **kwargs)
+            cache.set(key, response.data, leaderboard_cache.timeout())
+            return response
+        return Response(data)
 
     def get_queryset(self) -> Any:
         """Ratings of the rule set named in the URL."""
         ruleset = get_object_or_404(RuleSet, slug=self.kwargs["slug"])
         return leaderboard(ruleset)
 
-    def paginate_queryset(self, queryset: Any) -> list[Any] | None:
+    def paginate_queryset(self, queryset: Any) -> builtins.list[Any] | None:  # `list` is the view's method
         """Number the rows of the page with their rank."""
         page = super().paginate_queryset(queryset)
         if page is None:

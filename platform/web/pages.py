@@ -7,16 +7,20 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 
 from arena.ratings.elo import START_RATING
 from bots.models import Bot
 from matches.models import MatchStatus, Participant
+from ratings import cache as leaderboard_cache
 from ratings.models import Rating
 from rulesets.models import RuleSet
-from web import insights
+from web import insights, page_cache
+from web.views import is_anonymous
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -34,7 +38,23 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A bot: its rating on every rule set with the Elo history as a chart, matches by table size, recent
-    matches with links to their replays, versions with their smoke tests, and (owner) its faults."""
+    matches with links to their replays, versions with their smoke tests, and (owner) its faults.
+
+    Visitors without a session get it from the cache (``web.page_cache``: current, no query on a hit)."""
+    anonymous = is_anonymous(request)
+    key = page_cache.bot_key(pk) if anonymous else ""
+    if anonymous and (html := cache.get(key)) is not None:
+        response = HttpResponse(html)
+        patch_vary_headers(response, ["Cookie"])
+        return response
+    response = _render_bot_detail(request, pk)
+    if anonymous:
+        cache.set(key, response.content, leaderboard_cache.timeout())
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+def _render_bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(
         Bot.objects.select_related("owner", "active_version").defer(
             "active_version__archive", "active_version__smoke_log"

@@ -206,7 +206,7 @@ def ruleset_list(request: HttpRequest) -> HttpResponse:
     return render(request, "web/ruleset_list.html", {"rulesets": RuleSet.objects.filter(is_active=True)})
 
 
-def _anonymous(request: HttpRequest) -> bool:
+def is_anonymous(request: HttpRequest) -> bool:
     """Whether the request carries no session and no flash messages: the page is then the same for all
     such visitors and may be served whole from the cache."""
     return not (
@@ -226,7 +226,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     except ValueError:
         number = 1
     key = leaderboard_cache.page_key(slug, number)
-    anonymous = _anonymous(request)
+    anonymous = is_anonymous(request)
     if anonymous and (html := cache.get(f"{key}:anonymous")) is not None:
         response = HttpResponse(html)
         patch_vary_headers(response, ["Cookie"])

@@ -52,9 +52,11 @@ def test_leaderboard_api_ranks(client: Any, ladder: list[Bot], django_assert_num
 
 
 def test_bot_page_queries_do_not_grow_with_matches(
-    client: Any, classic: RuleSet, bot: Bot, rival: Bot, django_assert_num_queries: Any
+    client: Any, classic: RuleSet, bot: Bot, rival: Bot, django_assert_num_queries: Any, settings: Any
 ) -> None:
     from matches.services import claim, create_match, record_result
+
+    settings.UNO_ARENA_LEADERBOARD_CACHE = 0  # the rendered page's queries (test_speed.py: the cache)
 
     def play(n: int) -> None:
         for _ in range(n):

@@ -91,6 +91,57 @@ def test_leaderboard_cache_is_per_page_and_ignores_junk(
         assert "b00" in client.get("/rules/classic/?page=99").content.decode()
 
 
+def test_api_leaderboard_is_cached_and_current(
+    client: Any, classic: RuleSet, owner: Any, other: Any, django_assert_num_queries: Any
+) -> None:
+    bots = [make_bot(owner, "alpha"), make_bot(other, "beta"), make_bot(other, "gamma")]
+    _finish(create_match(classic, bots[:2], rated=True, seed=1), [[0], [1]])
+    first = client.get("/api/leaderboards/classic/").json()
+    with django_assert_num_queries(0):  # all from the cache
+        again = client.get("/api/leaderboards/classic/").json()
+    assert again == first
+    assert [row["bot"] for row in first["results"]][:2] == ["alpha", "beta"]
+
+    # A new rated result shows at once; pages and bad pages keep their own answers, errors are not cached.
+    _finish(create_match(classic, [bots[2], bots[0]], rated=True, seed=2), [[0], [1]])
+    fresh = client.get("/api/leaderboards/classic/").json()
+    assert "gamma" in {row["bot"] for row in fresh["results"]}
+    assert client.get("/api/leaderboards/classic/?page=2").status_code == 404
+    assert client.get("/api/leaderboards/classic/?page=x").status_code == 400
+    assert client.get("/api/leaderboards/no-such-rules/").status_code == 404
+    assert client.get("/api/leaderboards/classic/?page=1").json() == fresh
+
+
+def test_bot_page_is_cached_for_visitors_and_always_current(
+    client: Any, classic: RuleSet, owner: Any, other: Any, django_assert_num_queries: Any
+) -> None:
+    mine, theirs = make_bot(owner, "alpha"), make_bot(other, "beta")
+    _finish(create_match(classic, [mine, theirs], rated=True, seed=1), [[0], [1]])
+    first = client.get(f"/bots/{mine.pk}/")
+    with django_assert_num_queries(0):  # a visitor's second look: from the cache
+        again = client.get(f"/bots/{mine.pk}/")
+    assert again.content == first.content
+    assert "Cookie" in again["Vary"]
+
+    # A new match of the bot shows at once, queued and then finished; so does an edit of the bot.
+    queued = create_match(classic, [theirs, mine], rated=True, seed=2)
+    assert f"/matches/{queued.pk}/" in client.get(f"/bots/{mine.pk}/").content.decode()
+    _finish(queued, [[0], [1]])
+    games = Rating.objects.get(bot=mine, ruleset=classic).games
+    assert games == 2
+    page = client.get(f"/bots/{mine.pk}/").content.decode()
+    assert page != first.content.decode()
+    bot = Bot.objects.get(pk=mine.pk)
+    bot.description = "Plays its wild cards last."
+    bot.save(update_fields=["description"])
+    assert "Plays its wild cards last." in client.get(f"/bots/{mine.pk}/").content.decode()
+
+    # The owner always gets a page of their own (their controls), never the visitors' copy.
+    owned = Client()
+    owned.force_login(owner)
+    assert owned.get(f"/bots/{mine.pk}/").content != client.get(f"/bots/{mine.pk}/").content
+
+
 def test_leaderboard_cache_can_be_turned_off(
     client: Any, classic: RuleSet, owner: Any, settings: Any, django_assert_num_queries: Any
 ) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sandbox_support import ready_runner
 
-from sandbox import BotFolderTooLarge, BotSpec, botdir
+from sandbox import BotFolderTooLarge, BotSpec, botdir, docker_pool
 from sandbox.connection import remove_tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +27,15 @@ ECHO_ONCE = "import sys\nprint(sorted(__import__('os').listdir('.')), flush=True
 @pytest.fixture
 def temp_folder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A temporary folder of this test's own (TMPDIR), open to everyone like /tmp (the bwrap runner's
-    uid 65534 must reach the staged copy in it; pytest's tmp_path is private to us)."""
+    uid 65534 must reach the staged copy in it; pytest's tmp_path is private to us). The docker pool of
+    this test process is emptied before and after: its refills would stage their folders in it."""
+    docker_pool.close_pools()
     folder = Path(tempfile.mkdtemp(prefix="uno-arena-test-tmp-"))
     folder.chmod(0o1777)
     monkeypatch.setenv("TMPDIR", str(folder))
     monkeypatch.setattr(botdir.tempfile, "tempdir", None)  # re-read TMPDIR
     yield folder
+    docker_pool.close_pools()
     monkeypatch.undo()
     remove_tree(folder)
 

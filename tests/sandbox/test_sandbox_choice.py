@@ -139,3 +139,32 @@ def test_docker_attach_io_mode() -> None:
         assert caught.value.returncode == 4
     finally:
         conn.close()
+
+
+def test_a_runner_found_available_is_not_asked_again_for_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox import registry
+
+    asked: list[str] = []
+    answer = [sandbox.Availability(False, "not yet")]
+
+    class Counted:
+        @classmethod
+        def available(cls, language: str = "python") -> sandbox.Availability:
+            asked.append(language)
+            return answer[0]
+
+    assert not registry.available(Counted)  # type: ignore[arg-type]
+    assert not registry.available(Counted)  # type: ignore[arg-type]
+    assert len(asked) == 2  # a refusal is not remembered
+    answer[0] = sandbox.Availability(True)
+    assert registry.available(Counted)  # type: ignore[arg-type]
+    assert registry.available(Counted)  # type: ignore[arg-type]
+    assert len(asked) == 3  # remembered
+    assert registry.available(Counted, "node")  # type: ignore[arg-type]
+    assert len(asked) == 4  # per language
+    monkeypatch.setenv("UNO_ARENA_DOCKER_RUNTIME", "runsc")
+    assert registry.available(Counted)  # type: ignore[arg-type]
+    assert len(asked) == 5  # per UNO_ARENA_* settings
+    monkeypatch.setattr(registry, "AVAILABLE_FOR", 0.0)
+    assert registry.available(Counted)  # type: ignore[arg-type]
+    assert len(asked) == 6  # expired
