@@ -156,7 +156,8 @@ def claim_job(match_id: int, worker: str = "", task_id: str = "") -> list[Match]
             match.worker = worker[:200]
             match.task_id = task_id[:100]
             match.error = ""
-        Match.objects.bulk_update(members, ["status", "started_at", "attempts", "worker", "task_id", "error"])
+            # one save each (a series has a handful): the match's post_save hooks see the claim
+            match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
     return members
 
 
