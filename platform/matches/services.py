@@ -312,6 +312,6 @@ def reap_stale(now: Any = None) -> dict[str, int]:
         status=MatchStatus.QUEUED, dispatched_at__lt=stale, started_at__isnull=True
     )
     for match_id in list(forgotten.values_list("pk", flat=True)[:500]):
-        enqueue_match(match_id)  # duplicates are harmless: claim() lets one through
+        enqueue_match(match_id)  # duplicates are harmless: claim_job() lets one through
         counts["resent"] += 1
     return counts
