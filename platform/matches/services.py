@@ -105,7 +105,8 @@ def enqueue_match(match_id: int) -> None:
 
 
 def claim(match_id: int, worker: str = "", task_id: str = "") -> Match | None:
-    """Move a queued match to running and count the attempt; ``None`` if it is not queued.
+    """Move a queued match to running and count the attempt; ``None`` if it is not queued (one match
+    alone; the match task uses :func:`claim_job`, which also brings the rest of a series).
 
     This is the idempotency gate: a redelivered task finds the match running, finished or failed
     and does nothing.
