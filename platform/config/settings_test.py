@@ -26,3 +26,6 @@ SECURE_HSTS_SECONDS = 0
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 SECURE_PROXY_SSL_HEADER = None  # type: ignore[assignment]
+# One game a ladder job, as the tests that count the ladder's matches expect; series are tested with the
+# setting raised (tests/platform/test_series.py).
+UNO_ARENA_LADDER_SERIES = 1

@@ -10,6 +10,8 @@
 | ``UNO_ARENA_LADDER_TABLE_SIZE`` | 4 | preferred table size (clamped to each rule set's player range) |
 | ``UNO_ARENA_LADDER_EPSILON`` | 0.1 | share of exploration tables |
 | ``UNO_ARENA_LADDER_DUPLICATE`` | off | ladder matches use duplicate deals |
+| ``UNO_ARENA_LADDER_FILL`` | on | a slot that opens lets the ladder plan at once (``scheduling.dispatcher.top_up_ladder``; off: only at its beat) |
+| ``UNO_ARENA_LADDER_SERIES`` | 4 | games per ladder table, played as one series in the same sandboxes (1: one game a job; duplicate: always 1) |
 | ``UNO_ARENA_FIT_EVERY`` | 600 | seconds between two batch rating fits (initial beat schedule) |
 | ``UNO_ARENA_SWEEP_EVERY`` | 60 | seconds between two sweeps of leagues and version tests (initial beat schedule) |
 
@@ -36,6 +38,8 @@ class LadderSettings:
     table_size: int
     epsilon: float
     duplicate: bool
+    series: int
+    fill: bool
     fit_every: float
     sweep_every: float
 
@@ -51,6 +55,8 @@ def ladder_settings() -> LadderSettings:
         table_size=int(_raw("UNO_ARENA_LADDER_TABLE_SIZE", "4")),
         epsilon=float(_raw("UNO_ARENA_LADDER_EPSILON", "0.1")),
         duplicate=_bool("UNO_ARENA_LADDER_DUPLICATE", False),
+        series=max(1, int(_raw("UNO_ARENA_LADDER_SERIES", "4"))),
+        fill=_bool("UNO_ARENA_LADDER_FILL", True),
         fit_every=float(_raw("UNO_ARENA_FIT_EVERY", "600")),
         sweep_every=float(_raw("UNO_ARENA_SWEEP_EVERY", "60")),
     )

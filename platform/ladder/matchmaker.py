@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from arena.ratings.elo import PROVISIONAL_GAMES, START_RATING
@@ -28,6 +28,7 @@ from ladder.tables import Seat, create_tables
 from matches.models import Match, MatchStatus, Origin, Participant
 from ratings.models import Rating
 from rulesets.models import RuleSet
+from scheduling.dispatcher import job_count
 
 log = logging.getLogger(__name__)
 IN_FLIGHT = (MatchStatus.QUEUED, MatchStatus.RUNNING)
@@ -119,7 +120,8 @@ def plan_round(
     by_id = {rs.pk: rs for rs in active}
     # Only the ladder's own matches count: other origins wait in their own queues and the scheduler
     # shares the workers (scheduling.dispatcher), so a flood of challenges never stops the ladder.
-    in_flight = Match.objects.filter(status__in=IN_FLIGHT, origin=Origin.LADDER).count()
+    # A series (UNO_ARENA_LADDER_SERIES games at one table) is one job.
+    in_flight = job_count(Match.objects.filter(status__in=IN_FLIGHT, origin=Origin.LADDER))
     room = max(0, capacity - in_flight)
     result: dict[str, Any] = {"room": room, "tables": {}}
     if room == 0 or not by_id:
@@ -127,7 +129,7 @@ def plan_round(
     waiting = dict(
         Match.objects.filter(status=MatchStatus.QUEUED, ladder__isnull=False, ruleset_id__in=list(by_id))
         .values_list("ruleset_id")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("id", filter=Q(series__isnull=True)) + Count("series", distinct=True))
         .values_list("ruleset_id", "n")
     )
     deficits = {pk: max(0, target - waiting.get(pk, 0)) for pk in by_id}
@@ -156,9 +158,11 @@ def plan_round(
             rated=True,
             duplicate=conf.duplicate,
             origin=Origin.LADDER,
+            series=conf.series,
         )
+        games = len(matches) // len(plans)
         LadderMatch.objects.bulk_create(
-            LadderMatch(match=m, explore=explore) for m, (_, _, explore) in zip(matches, plans, strict=True)
+            LadderMatch(match=m, explore=plans[k // games][2]) for k, m in enumerate(matches)
         )
     log.info("ladder: %s", result)
     return result

@@ -9,6 +9,7 @@ table has every version passed and no bot twice.
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -74,17 +75,35 @@ def create_tables(
     seeds: Sequence[int] | None = None,
     *,
     origin: str,
+    series: int = 1,
 ) -> list[Match]:
     """Queue one match per ``(rule set, seats)`` in two inserts, for ``origin`` (``matches.models.Origin``);
     the scheduler hands them to the workers after the surrounding transaction commits. Call inside
     ``transaction.atomic()`` to add rows of your own (ladder, league or test links) in the same
-    transaction. Raises ``ValidationError`` (nothing created) if any table may not play."""
+    transaction. Raises ``ValidationError`` (nothing created) if any table may not play.
+
+    ``series`` > 1 makes each table a series of that many games (``Match.series``), one job for the
+    workers, played in the same sandboxes: game ``k`` rotates the seats by ``k`` and every game has its own
+    seed (a series never replays a deal). The matches come back table by table, game by game. Duplicate
+    matches never form a series (a kept sandbox would remember the deal)."""
     from scheduling.dispatcher import dispatch_after_commit
 
     for ruleset, seats in tables:
         check_table(ruleset, seats, rated)
     if not tables:
         return []
+    games = 1 if duplicate else max(1, series)
+    rows: list[tuple[RuleSet, list[Seat], int, uuid.UUID | None]] = []
+    for k, (ruleset, seats) in enumerate(tables):
+        key = uuid.uuid4() if games > 1 else None
+        used: set[int] = set()
+        for g in range(games):
+            seed = seeds[k] if seeds is not None and g == 0 else secrets.randbelow(2**31)
+            while seed in used:
+                seed = secrets.randbelow(2**31)
+            used.add(seed)
+            shift = g % len(seats)
+            rows.append((ruleset, [*seats[shift:], *seats[:shift]], seed, key))
     with transaction.atomic(savepoint=False):
         matches = Match.objects.bulk_create(
             Match(
@@ -93,13 +112,14 @@ def create_tables(
                 duplicate=duplicate,
                 created_by=created_by,
                 origin=origin,
-                seed=seeds[k] if seeds is not None else secrets.randbelow(2**31),
+                seed=seed,
+                series=key,
             )
-            for k, (ruleset, _) in enumerate(tables)
+            for ruleset, _, seed, key in rows
         )
         Participant.objects.bulk_create(
             Participant(match=match, seat=index, bot_id=seat.bot_id, bot_version_id=seat.version_id)
-            for match, (_, seats) in zip(matches, tables, strict=True)
+            for match, (_, seats, _, _) in zip(matches, rows, strict=True)
             for index, seat in enumerate(seats)
         )
         dispatch_after_commit()

@@ -75,6 +75,18 @@ class Match(models.Model):
     task_id = models.CharField(max_length=100, blank=True)
     error = models.TextField(blank=True)
     decisions = models.PositiveIntegerField(null=True, blank=True)
+    series = models.UUIDField(
+        null=True,
+        blank=True,
+        help_text="Matches sharing this id are the games of one series, run as one job (in id order) in the "
+        "same sandboxes (docs/scheduling.md); null: a job of its own.",
+    )
+    timings = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Where the match's time went, in seconds (queued, start, think, engine, record, ...): "
+        "see docs/throughput.md.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -87,6 +99,9 @@ class Match(models.Model):
                 fields=["origin", "created_by", "created_at"],
                 condition=models.Q(status="queued", dispatched_at__isnull=True),
                 name="match_waiting",
+            ),
+            models.Index(
+                fields=["series", "id"], condition=models.Q(series__isnull=False), name="match_series"
             ),
         ]
 

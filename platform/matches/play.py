@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -24,12 +24,17 @@ def sandbox_runner() -> Any:
 
 
 def bot_entries(
-    versions: Sequence[BotVersion], runner: Any, recorders: list[list[Any]] | None = None
+    versions: Sequence[BotVersion],
+    runner: Any,
+    recorders: list[list[Any]] | None = None,
+    game: Callable[[], int] | None = None,
 ) -> list[Any]:
     """One referee ``BotEntry`` per seat; each connects by starting the version in the sandbox.
 
     With ``recorders`` (one list per seat), each connection is wrapped in an
-    ``arena.play.decision_stderr.DecisionStderr`` appended to that seat's list (one per game it plays)."""
+    ``arena.play.decision_stderr.DecisionStderr`` appended to that seat's list (one per game it plays,
+    or per sandbox in a series); ``game()`` says which game a connection starts in (default: the number
+    of connections that bot made before)."""
     from arena.play.decision_stderr import DecisionStderr
     from arena.play.referee import BotEntry
     from sandbox import BotSpec, Limits
@@ -42,7 +47,9 @@ def bot_entries(
             conn = runner.start(spec, Limits())
             if recorders is None:
                 return conn
-            recorder = DecisionStderr(conn, game=len(recorders[index]))  # a bot is started once per game
+            number = len(recorders[index]) if game is None else game()
+            recorder = DecisionStderr(conn, game=number)
+
             recorders[index].append(recorder)
             return recorder
 
@@ -69,3 +76,40 @@ def play(
     # (stored by viewer.services.store_decision_logs).
     result.decision_stderr = [[row for r in rs for row in r.rows] for rs in recorders]
     return result
+
+
+def play_series(
+    rules: EngineRuleSet,
+    games: Sequence[tuple[Sequence[BotVersion], int]],
+    on_game: Callable[[int, MatchResult], None],
+    **match_settings: Any,
+) -> None:
+    """Play the games of a series, each ``(versions in seat order, seed)``, through the referee's
+    ``run_series``: a bot that supports series keeps one sandbox for all its games. Every game must seat
+    the same versions (in any order) and have its own seed. ``on_game(k, result)`` gets each game's
+    result as it ends, with that game's per-decision stderr as ``decision_stderr`` (game 0 of its own
+    replay, as :func:`play` gives it)."""
+    from arena.play.referee import MatchSettings, SeriesGame, run_series
+
+    first = list(games[0][0])
+    index = {version.pk: k for k, version in enumerate(first)}
+    plan = []
+    for versions, seed in games:
+        if sorted(v.pk for v in versions) != sorted(index):
+            raise ValueError("every game of a series seats the same versions")
+        plan.append(SeriesGame(seed, tuple(index[v.pk] for v in versions)))
+    runner = sandbox_runner()
+    options = MatchSettings(**match_settings) if match_settings else MatchSettings()
+    recorders: list[list[Any]] = [[] for _ in first]
+    current = [0]
+    entries = bot_entries(first, runner, recorders, game=lambda: current[0])
+
+    def ended(k: int, result: MatchResult) -> None:
+        seats = plan[k].seats or ()
+        result.decision_stderr = [
+            [[0, *row[1:]] for r in recorders[bot] for row in r.rows if row[0] == k] for bot in seats
+        ]
+        current[0] = k + 1
+        on_game(k, result)
+
+    run_series(rules, entries, plan, options, on_game=ended)

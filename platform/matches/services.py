@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion, SmokeStatus
@@ -93,13 +94,19 @@ def enqueue_match(match_id: int) -> None:
     from matches.tasks import run_match_task
 
     try:
-        run_match_task.delay(match_id)
+        games = series_games(match_id)
+        if games > 1:  # one job plays every game: its time limits grow with them
+            limit = settings.UNO_ARENA_MATCH_TIME_LIMIT * games
+            run_match_task.apply_async(args=[match_id], soft_time_limit=limit - 30, time_limit=limit)
+        else:
+            run_match_task.delay(match_id)
     except Exception:
         log.exception("could not queue match %s", match_id)
 
 
 def claim(match_id: int, worker: str = "", task_id: str = "") -> Match | None:
-    """Move a queued match to running and count the attempt; ``None`` if it is not queued.
+    """Move a queued match to running and count the attempt; ``None`` if it is not queued (one match
+    alone; the match task uses :func:`claim_job`, which also brings the rest of a series).
 
     This is the idempotency gate: a redelivered task finds the match running, finished or failed
     and does nothing.
@@ -116,6 +123,57 @@ def claim(match_id: int, worker: str = "", task_id: str = "") -> Match | None:
         match.error = ""
         match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
     return match
+
+
+def series_games(match_id: int) -> int:
+    """How many games of the match's series are still queued (1 for a match of its own)."""
+    series = Match.objects.filter(pk=match_id).values_list("series", flat=True).first()
+    if series is None:
+        return 1
+    return max(1, Match.objects.filter(series=series, status=MatchStatus.QUEUED).count())
+
+
+def claim_job(match_id: int, worker: str = "", task_id: str = "") -> list[Match]:
+    """Claim a job: the match, and if it is a game of a series, every other game of that series handed
+    to the workers and still queued (in id order, the order they are played). Each claimed match moves to
+    running and counts an attempt; an empty list if ``match_id`` is not queued (a redelivered message)."""
+    with transaction.atomic():
+        head = Match.objects.select_for_update().filter(pk=match_id).first()
+        if head is None or head.status != MatchStatus.QUEUED:
+            return []
+        members = [head]
+        if head.series is not None:
+            members = list(
+                Match.objects.select_for_update()
+                .filter(series=head.series, status=MatchStatus.QUEUED)
+                .filter(Q(pk=match_id) | Q(dispatched_at__isnull=False))
+                .order_by("id")
+            )
+        now = timezone.now()
+        for match in members:
+            match.status = MatchStatus.RUNNING
+            match.started_at = now
+            match.attempts += 1
+            match.worker = worker[:200]
+            match.task_id = task_id[:100]
+            match.error = ""
+            # one save each (a series has a handful): the match's post_save hooks see the claim
+            match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
+    return members
+
+
+def still_running(match_ids: Sequence[int]) -> None:
+    """Mark the games of a series still to be played as started now, so that the reaper (which re-queues
+    matches running longer than ``UNO_ARENA_REAP_AFTER``) leaves a long, live series alone."""
+    if match_ids:
+        Match.objects.filter(pk__in=list(match_ids), status=MatchStatus.RUNNING).update(
+            started_at=timezone.now()
+        )
+
+
+def note_timings(match_id: int, timings: dict[str, Any]) -> None:
+    """Keep where a match's time went (``Match.timings``, seconds; ``docs/throughput.md``)."""
+    Match.objects.filter(pk=match_id).update(timings=timings)
 
 
 def store_result(match_id: int, attempt: int, result: Any) -> str:
@@ -255,6 +313,6 @@ def reap_stale(now: Any = None) -> dict[str, int]:
         status=MatchStatus.QUEUED, dispatched_at__lt=stale, started_at__isnull=True
     )
     for match_id in list(forgotten.values_list("pk", flat=True)[:500]):
-        enqueue_match(match_id)  # duplicates are harmless: claim() lets one through
+        enqueue_match(match_id)  # duplicates are harmless: claim_job() lets one through
         counts["resent"] += 1
     return counts

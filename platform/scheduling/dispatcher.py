@@ -19,13 +19,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Window
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from bots.models import BotVersion, SmokeStatus
 from ladder.workers import known_match_workers, match_workers
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchStatus, Origin
 from scheduling.conf import scheduler_settings
 from scheduling.models import DispatchLock, FairShare
 from scheduling.planner import SMOKE, Job, clock_key, origin_key, owner_key, plan
@@ -46,9 +46,18 @@ def slots(ask_workers: bool = False) -> int:
     return max(0, min(conf.capacity, max(1, workers) * conf.per_worker))
 
 
+def job_count(matches: QuerySet[Match]) -> int:
+    """How many jobs ``matches`` make: a match of its own is one, the games of a series one together
+    (one query)."""
+    counts = matches.aggregate(
+        alone=Count("id", filter=Q(series__isnull=True)), series=Count("series", distinct=True)
+    )
+    return int(counts["alone"] or 0) + int(counts["series"] or 0)
+
+
 def busy() -> int:
-    """Jobs handed to the workers and not done yet (two counts)."""
-    matches = Match.objects.filter(dispatched_at__isnull=False, status__in=IN_FLIGHT).count()
+    """Jobs handed to the workers and not done yet (a series counts once; two counts)."""
+    matches = job_count(Match.objects.filter(dispatched_at__isnull=False, status__in=IN_FLIGHT))
     smoke = BotVersion.objects.filter(
         smoke_dispatched_at__isnull=False, smoke_status__in=SMOKE_IN_FLIGHT
     ).count()
@@ -57,15 +66,23 @@ def busy() -> int:
 
 def waiting(per_group: int) -> list[Job]:
     """The oldest ``per_group`` waiting jobs of every (origin, owner): all the planner may need to fill
-    ``per_group`` slots (two queries, however long the queues are)."""
+    ``per_group`` slots (two queries, however long the queues are; a third counts the games of the series
+    among them). A series is one job, keyed by its first waiting game, costing its number of games."""
     rank = Window(
         RowNumber(), partition_by=[F("origin"), F("created_by")], order_by=[F("created_at"), F("id")]
     )
+    earlier = Match.objects.filter(
+        series=OuterRef("series"),
+        status=MatchStatus.QUEUED,
+        dispatched_at__isnull=True,
+        id__lt=OuterRef("id"),
+    )
     matches = (
         Match.objects.filter(status=MatchStatus.QUEUED, dispatched_at__isnull=True)
+        .exclude(Exists(earlier))  # a series waits as one job: its first game stands for it
         .annotate(rank=rank)
         .filter(rank__lte=per_group)
-        .values_list("pk", "origin", "created_by_id", "created_at")
+        .values_list("pk", "origin", "created_by_id", "created_at", "series")
     )
     smoke_rank = Window(RowNumber(), partition_by=[F("bot__owner")], order_by=[F("created_at"), F("id")])
     smoke = (
@@ -74,7 +91,20 @@ def waiting(per_group: int) -> list[Job]:
         .filter(rank__lte=per_group)
         .values_list("pk", "bot__owner_id", "created_at")
     )
-    jobs = [Job(at.timestamp(), (MATCH, pk), origin, owner) for pk, origin, owner, at in matches]
+    rows = list(matches)
+    series = [key for *_, key in rows if key is not None]
+    games = dict(
+        Match.objects.filter(series__in=series, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
+        .values_list("series")
+        .annotate(n=Count("id"))
+        .values_list("series", "n")
+        if series
+        else []
+    )
+    jobs = [
+        Job(at.timestamp(), (MATCH, pk), origin, owner, float(games.get(key, 1)))
+        for pk, origin, owner, at, key in rows
+    ]
     jobs += [Job(at.timestamp(), (SMOKE_TEST, pk), SMOKE, owner) for pk, owner, at in smoke]
     return jobs
 
@@ -106,15 +136,21 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
         result: dict[str, Any] = {"slots": total, "free": free, "dispatched": 0, "origins": {}}
         if free == 0:
             return result
-        jobs = waiting(free)
-        if not jobs:
+        result["ladder"] = top_up_ladder(free)
+        queue = waiting(free)
+        if not queue:
             return result
-        state = dict(FairShare.objects.filter(key__in=_state_keys(jobs)).values_list("key", "value"))
-        picks, changed = plan(jobs, free, conf.policy, state)
+        state = dict(FairShare.objects.filter(key__in=_state_keys(queue)).values_list("key", "value"))
+        picks, changed = plan(queue, free, conf.policy, state)
         now = timezone.now()
         match_ids = [job.key[1] for job in picks if job.key[0] == MATCH]  # type: ignore[index]
         version_ids = [job.key[1] for job in picks if job.key[0] == SMOKE_TEST]  # type: ignore[index]
-        Match.objects.filter(pk__in=match_ids).update(dispatched_at=now)
+        series = [
+            pk for (pk,) in Match.objects.filter(pk__in=match_ids, series__isnull=False).values_list("series")
+        ]
+        Match.objects.filter(
+            Q(pk__in=match_ids) | Q(series__in=series, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
+        ).update(dispatched_at=now)
         BotVersion.objects.filter(pk__in=version_ids).update(smoke_dispatched_at=now)
         FairShare.objects.bulk_create(
             [FairShare(key=key, value=value) for key, value in changed.items()],
@@ -132,6 +168,46 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
         result["dispatched"] = len(picks)
     log.info("dispatch: %s", result)
     return result
+
+
+def matchmaking_paused() -> bool:
+    """Whether staff disabled the ladder's periodic matchmaking task in the admin: then the dispatcher
+    plans no ladder tables either (one query)."""
+    from django_celery_beat.models import PeriodicTask
+
+    return PeriodicTask.objects.filter(task="ladder.tasks.matchmake", enabled=False).exists()
+
+
+def top_up_ladder(free: int) -> int:
+    """Let the ladder plan tables now when it has fewer waiting jobs than there are ``free`` slots, so a
+    slot that opens is filled at once (the planner still shares the slots between the origins by weight);
+    its beat is only the safety net. Nothing when the ladder is off (``UNO_ARENA_LADDER``,
+    ``UNO_ARENA_LADDER_FILL``, or its periodic task disabled in the admin), when no worker was seen, or
+    while a matchmaking round runs elsewhere (the ladder's cache lock). Returns the tables planned."""
+    from django.core.cache import cache
+
+    from ladder.conf import ladder_settings
+    from ladder.matchmaker import plan_round
+    from ladder.tasks import LOCK
+
+    conf = ladder_settings()
+    workers = known_match_workers()
+    if not (conf.enabled and conf.fill) or workers == 0:
+        return 0
+    ladder_waiting = job_count(
+        Match.objects.filter(origin=Origin.LADDER, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
+    )
+    if ladder_waiting >= free or matchmaking_paused() or not cache.add(LOCK, 1, timeout=300):
+        return 0
+    try:
+        with transaction.atomic():  # a savepoint: a failed round must not spoil the dispatch
+            planned = plan_round(min(conf.capacity, workers * conf.per_worker))
+    except Exception:
+        log.exception("ladder top-up failed; its beat plans again")
+        return 0
+    finally:
+        cache.delete(LOCK)
+    return sum(planned.get("tables", {}).values())
 
 
 def _send(keys: list[Any]) -> None:

@@ -8,7 +8,8 @@ links and CPUs (Goyal et al. 1996; Waldspurger's stride scheduling):
 
 1. **Origins first.** Origins listed in ``Policy.first`` (smoke tests) go before everything else. The
    others share by weight: each has a *pass*; the backlogged origin with the smallest pass is served and
-   its pass grows by ``1 / weight``. Over any stretch in which several origins stay backlogged, each gets
+   its pass grows by ``cost / weight`` (a job's ``cost`` is its number of games: 1, or ``k`` for a series
+   of ``k`` games run as one job, so shares are of games, not of dispatches). Over any stretch in which several origins stay backlogged, each gets
    a share of the dispatches proportional to its weight, whatever the length of the others' queues.
 2. **Owners within an origin** the same way, weight 1 each: one user's hundred waiting challenges get
    the same turns as another user's single one.
@@ -48,6 +49,9 @@ class Job:
     key: Hashable
     origin: str
     owner: int | None = None
+    #: What the job costs in games (a series of ``k`` games costs ``k``): passes grow by it, so an origin
+    #: whose jobs are series gets its share of the workers' time, not ``k`` times that share.
+    cost: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -112,21 +116,25 @@ def plan(
     picked: list[Job] = []
     while len(picked) < free and queues:
         origin = next((o for o in policy.first if o in queues), None)
+        weighted = origin is None
         if origin is None:
             origin = min(
                 queues,
                 key=lambda o: (passes.start(origin_key(o), clock_key("origins")), _head(queues[o]), o),
             )
-            start = passes.start(origin_key(origin), clock_key("origins"))
-            passes.set(clock_key("origins"), start)
-            passes.set(origin_key(origin), start + 1.0 / policy.weight(origin))
         owners = queues[origin]
         clock = clock_key(origin)
         owner = min(owners, key=lambda u: (passes.start(owner_key(origin, u), clock), owners[u][0].queued_at))
+        job = owners[owner].popleft()
+        cost = max(1.0, float(job.cost))
+        if weighted:
+            start = passes.start(origin_key(origin), clock_key("origins"))
+            passes.set(clock_key("origins"), start)
+            passes.set(origin_key(origin), start + cost / policy.weight(origin))
         start = passes.start(owner_key(origin, owner), clock)
         passes.set(clock, start)
-        passes.set(owner_key(origin, owner), start + 1.0)
-        picked.append(owners[owner].popleft())
+        passes.set(owner_key(origin, owner), start + cost)
+        picked.append(job)
         if not owners[owner]:
             del owners[owner]
             if not owners:

@@ -83,6 +83,21 @@ def test_backlogged_origins_share_by_weight() -> None:
         assert abs(shares[origin] - 1100 * weight / total) <= 1
 
 
+def test_series_share_games_not_dispatches() -> None:
+    """Ladder jobs of 4 games each against challenges of one: the weights (4:2) split the games, so the
+    ladder gets half as many dispatches as challenges, and a challenge still waits at most
+    ``ceil(W / 2)`` dispatches."""
+    ladder = [Job(float(k), ("l", k), LADDER, None, cost=4.0) for k in range(3000)]
+    challenges = [Job(float(k), ("c", k), CHALLENGE, 1) for k in range(3000)]
+    picked, _ = plan(ladder + challenges, 900)
+    games = Counter()
+    for job in picked:
+        games[job.origin] += int(job.cost)
+    assert abs(games[LADDER] / games[CHALLENGE] - 2.0) < 0.02
+    gaps = [i for i, job in enumerate(picked) if job.origin == CHALLENGE]
+    assert max(b - a for a, b in zip([-1, *gaps], gaps, strict=False)) <= math.ceil(6 / 2)
+
+
 def test_owners_share_an_origin_equally_whatever_their_queue() -> None:
     flood = [Job(float(k), ("a", k), CHALLENGE, 1) for k in range(3000)]
     light = [Job(5000.0 + k, ("b", k), CHALLENGE, 2) for k in range(3)]
