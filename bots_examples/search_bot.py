@@ -168,9 +168,10 @@ class SearchBot(Strategist):
         sizes = [n for n in obs["hand_sizes"] if n]
         near = min(sizes, default=0) <= self.endgame
         view = None
-        searching = self.tracker is not None and self.single_hand and len(legal) > 1 and near
-        if searching and "challenge" not in legal:
-            view = self.tracker.view(obs)  # a challenge is the strategist's: worlds load bluffs as innocent
+        tracker = self.tracker
+        searching = self.single_hand and len(legal) > 1 and near and "challenge" not in legal
+        if tracker is not None and searching:
+            view = tracker.view(obs)  # a challenge is the strategist's: worlds load bluffs as innocent
         if view is None:
             return super().decide(request)
         options = [a for a in candidates(legal, obs["hand"]) if not self.bluff(a, obs)]

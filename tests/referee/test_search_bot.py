@@ -53,7 +53,7 @@ def test_it_plays_legal_moves_on_every_preset(name: str) -> None:
     game = play_local(rules, bots, seed=7)  # play_local raises on an illegal action
     assert game.is_over
     assert bots[0].actions
-    full = play_local(PRESETS[name], [SEARCH.SearchBot(sims=6)] + bots[1:], seed=7)  # searchless
+    full = play_local(PRESETS[name], [SEARCH.SearchBot(sims=6), *bots[1:]], seed=7)  # searchless
     assert full.is_over
 
 
