@@ -36,7 +36,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-sys.path[:0] = [str(REPO), str(REPO / "platform")]
+sys.path[:0] = [str(REPO), str(REPO / "platform"), str(HERE)]
 
 
 def say(message: str) -> None:
@@ -45,13 +45,13 @@ def say(message: str) -> None:
     sys.stderr.flush()
 
 
-DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
+from benchdb import admin_url, postgres_database  # noqa: E402  (bench/ on the path above)
 
 
 @contextlib.contextmanager
 def database(work: Path, use_postgres: bool) -> Iterator[str]:
     """The ``DATABASE_URL`` of a new, empty database (dropped afterwards on PostgreSQL)."""
-    admin = os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
+    admin = admin_url()
     if use_postgres:
         try:
             import psycopg
@@ -63,18 +63,8 @@ def database(work: Path, use_postgres: bool) -> Iterator[str]:
     if not use_postgres:
         yield f"sqlite:///{work / 'bench.sqlite3'}"
         return
-    name = f"uno_arena_bench_leagues_{os.getpid()}"
-    libpq = admin.replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(libpq, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin.rsplit("/", 1)[0] + "/" + name
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(libpq, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with postgres_database("leagues") as url:
+        yield url
 
 
 def setup_django(work: Path, url: str) -> None:

@@ -39,7 +39,6 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path[:0] = [str(REPO), str(REPO / "platform"), str(HERE)]
 
-DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
+from benchdb import postgres_database  # noqa: E402  (bench/ on the path above)
+
 #: A raw protocol bot: the first legal action (declaring UNO when it may), in series (``new_game`` answered
 #: like ``hello``).
 SERIES_BOT = """\
@@ -78,24 +78,9 @@ def say(message: str) -> None:
     sys.stderr.flush()
 
 
-@contextlib.contextmanager
-def database() -> Iterator[str]:
+def database() -> contextlib.AbstractContextManager[str]:
     """The ``DATABASE_URL`` of a new, empty PostgreSQL database, dropped afterwards."""
-    import psycopg
-
-    admin = os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
-    libpq = admin.replace("postgres://", "postgresql://", 1)
-    name = f"uno_arena_bench_throughput_{os.getpid()}"
-    with psycopg.connect(libpq, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin.rsplit("/", 1)[0] + "/" + name
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(libpq, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return postgres_database("throughput")
 
 
 def setup_django(work: Path, url: str, redis: str, runner: str) -> None:
