@@ -39,6 +39,9 @@ from sandbox.errors import BotFolderTooLarge, SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 
+REMOVE_ATTEMPTS = 3
+"""Tries at removing a closed bot's container before it is left to the sweep of dead referees' leftovers."""
+
 RUNTIME_ENV = "UNO_ARENA_DOCKER_RUNTIME"
 IO_ENV = "UNO_ARENA_DOCKER_IO"
 IO_MODES = ("fifo", "attach")
@@ -302,8 +305,18 @@ class DockerConnection(PipeConnection):
             with contextlib.suppress(ProcessLookupError, OSError):
                 signal.pidfd_send_signal(fd, signal.SIGKILL)
             os.close(fd)
-        with contextlib.suppress(docker.errors.NotFound):
-            self.client.api.remove_container(self.container_id, force=True, v=True)
+        for attempt in range(REMOVE_ATTEMPTS):
+            try:
+                self.client.api.remove_container(self.container_id, force=True, v=True)
+                break
+            except docker.errors.NotFound:
+                break
+            except docker.errors.APIError as exc:  # "is zombie and can not be killed" (gVisor, for a while)
+                if attempt == REMOVE_ATTEMPTS - 1:
+                    # Not the match's fault: its result stands; the sweep removes it once this worker is gone.
+                    log.warning("could not remove bot container %s (%s)", self.container_id[:12], exc)
+                else:
+                    time.sleep(0.5)
         if self._status is None:
             self._status = -9
 
@@ -477,8 +490,13 @@ class DockerRunner(Runner):
         removed = []
         for row in self.client.api.containers(all=True, filters={"label": OWNER_LABEL}):
             if owner_is_gone((row.get("Labels") or {}).get(OWNER_LABEL, "")):
-                with contextlib.suppress(docker.errors.NotFound):
+                try:
                     self.client.api.remove_container(row["Id"], force=True, v=True)
+                except docker.errors.NotFound:
+                    pass  # another sweep got there first
+                except docker.errors.APIError as exc:  # e.g. "is zombie and can not be killed" (gVisor)
+                    log.warning("could not remove bot container %s yet (%s)", row["Id"][:12], exc)
+                    continue  # the next sweep tries again; a sweep never stops a bot from starting
                 removed.append(row["Id"])
         if removed:
             log.warning("removed %d bot containers left by dead referees", len(removed))

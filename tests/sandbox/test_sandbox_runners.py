@@ -6,6 +6,7 @@ import contextlib
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sandbox_support import (
@@ -195,30 +196,99 @@ def test_staged_folders_of_a_dead_worker_are_swept(tmp_path: Path, monkeypatch: 
         remove_tree(alive.root)
 
 
-@pytest.mark.docker
-def test_containers_of_a_dead_referee_are_swept(connections: list, monkeypatch: pytest.MonkeyPatch) -> None:
+def _orphan_container(runner: Any) -> str:
+    """A started container labelled as a bot of a referee process that has exited."""
     import subprocess
     import sys
 
-    import docker.errors
+    from sandbox.docker import LABEL, OWNER_LABEL, image_for
 
-    from sandbox.docker import LABEL, OWNER_LABEL, DockerRunner, image_for
-
-    runner = ready_runner("docker")
-    assert isinstance(runner, DockerRunner)
     code = "from sandbox.botdir import owner_identity; print(owner_identity())"
     dead = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=HOSTILE_DIR.parents[2]
     ).stdout.strip()
     api = runner.client.api
-    orphan = api.create_container(
+    orphan: str = api.create_container(
         image_for("python"),
         command=["python3", "-c", "import time; time.sleep(120)"],
         labels={LABEL: "orphan", OWNER_LABEL: dead},
         host_config=api.create_host_config(network_mode="none"),
     )["Id"]
+    api.start(orphan)
+    return orphan
+
+
+@pytest.mark.docker
+def test_a_container_that_cannot_be_removed_yet_does_not_stop_a_start(
+    connections: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import docker.errors
+
+    from sandbox.docker import DockerRunner
+
+    runner = ready_runner("docker")
+    assert isinstance(runner, DockerRunner)
+    api = runner.client.api
+    orphan = _orphan_container(runner)
     try:
-        api.start(orphan)
+        real_remove = api.remove_container
+
+        def refuse(container: str, **kwargs: Any) -> None:
+            if container == orphan:  # what dockerd answers for a gVisor sandbox it cannot kill yet
+                raise docker.errors.APIError("cannot remove - container is zombie and can not be killed")
+            real_remove(container, **kwargs)
+
+        monkeypatch.setattr(api, "remove_container", refuse)
+        monkeypatch.setattr(DockerRunner, "_last_sweep", -1e9)  # the next start sweeps first
+        live = runner.start(echo_spec())
+        connections.append(live)
+        live.send(b"started\n")
+        assert live.readline(10.0) == b"started"
+        assert api.inspect_container(orphan)["State"]["Running"]  # left for the next sweep
+        monkeypatch.setattr(api, "remove_container", real_remove)
+        assert runner.sweep() == [orphan]
+    finally:
+        with contextlib.suppress(docker.errors.NotFound):
+            api.remove_container(orphan, force=True)
+
+
+@pytest.mark.docker
+def test_closing_retries_a_container_that_cannot_be_removed_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    import docker.errors
+
+    from sandbox.docker import DockerRunner
+
+    runner = ready_runner("docker")
+    assert isinstance(runner, DockerRunner)
+    conn = runner.start(echo_spec())
+    api = conn.client.api  # the connection's own client (a pooled container's is the pool's)
+    real_remove = api.remove_container
+    refused: list[str] = []
+
+    def refuse_twice(container: str, **kwargs: Any) -> None:
+        if len(refused) < 2:
+            refused.append(container)
+            raise docker.errors.APIError("cannot remove - container is zombie and can not be killed")
+        real_remove(container, **kwargs)
+
+    monkeypatch.setattr(api, "remove_container", refuse_twice)
+    conn.close()  # no exception: the third try removes it
+    assert len(refused) == 2
+    with pytest.raises(docker.errors.NotFound):
+        api.inspect_container(refused[0])
+
+
+@pytest.mark.docker
+def test_containers_of_a_dead_referee_are_swept(connections: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    import docker.errors
+
+    from sandbox.docker import DockerRunner
+
+    runner = ready_runner("docker")
+    assert isinstance(runner, DockerRunner)
+    api = runner.client.api
+    orphan = _orphan_container(runner)
+    try:
         monkeypatch.setattr(DockerRunner, "_last_sweep", -1e9)  # the next start sweeps first
         live = runner.start(echo_spec())  # ours: this process is alive
         connections.append(live)
