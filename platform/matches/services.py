@@ -115,14 +115,20 @@ def claim(match_id: int, worker: str = "", task_id: str = "") -> Match | None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != MatchStatus.QUEUED:
             return None
-        match.status = MatchStatus.RUNNING
-        match.started_at = timezone.now()
-        match.attempts += 1
-        match.worker = worker[:200]
-        match.task_id = task_id[:100]
-        match.error = ""
-        match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
+        _mark_running(match, timezone.now(), worker, task_id)
     return match
+
+
+def _mark_running(match: Match, now: Any, worker: str, task_id: str) -> None:
+    """Move a claimed, locked match to running and count the attempt (one save: its post_save hooks,
+    e.g. the bot page cache, see the claim)."""
+    match.status = MatchStatus.RUNNING
+    match.started_at = now
+    match.attempts += 1
+    match.worker = worker[:200]
+    match.task_id = task_id[:100]
+    match.error = ""
+    match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
 
 
 def series_games(match_id: int) -> int:
@@ -150,15 +156,8 @@ def claim_job(match_id: int, worker: str = "", task_id: str = "") -> list[Match]
                 .order_by("id")
             )
         now = timezone.now()
-        for match in members:
-            match.status = MatchStatus.RUNNING
-            match.started_at = now
-            match.attempts += 1
-            match.worker = worker[:200]
-            match.task_id = task_id[:100]
-            match.error = ""
-            # one save each (a series has a handful): the match's post_save hooks see the claim
-            match.save(update_fields=["status", "started_at", "attempts", "worker", "task_id", "error"])
+        for match in members:  # one save each (a series has a handful)
+            _mark_running(match, now, worker, task_id)
     return members
 
 
