@@ -29,7 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -45,26 +45,12 @@ def say(message: str) -> None:
     sys.stderr.flush()
 
 
-from benchdb import admin_url, postgres_database  # noqa: E402  (bench/ on the path above)
+from benchdb import bench_database  # noqa: E402  (bench/ on the path above)
 
 
-@contextlib.contextmanager
-def database(work: Path, use_postgres: bool) -> Iterator[str]:
+def database(work: Path, use_postgres: bool) -> contextlib.AbstractContextManager[str]:
     """The ``DATABASE_URL`` of a new, empty database (dropped afterwards on PostgreSQL)."""
-    admin = admin_url()
-    if use_postgres:
-        try:
-            import psycopg
-
-            psycopg.connect(admin.replace("postgres://", "postgresql://", 1), connect_timeout=3).close()
-        except Exception as exc:
-            say(f"PostgreSQL does not answer at {admin} ({exc}); using SQLite")
-            use_postgres = False
-    if not use_postgres:
-        yield f"sqlite:///{work / 'bench.sqlite3'}"
-        return
-    with postgres_database("leagues") as url:
-        yield url
+    return bench_database(work, "leagues", use_postgres)
 
 
 def setup_django(work: Path, url: str) -> None:
@@ -72,7 +58,8 @@ def setup_django(work: Path, url: str) -> None:
     os.environ["UNO_ARENA_VAR"] = str(work)
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ["DEBUG"] = "1"
+    os.environ["UNO_ARENA_DEBUG"] = "1"  # no collected static files here
+    os.environ["UNO_ARENA_HTTPS"] = "0"  # the test client speaks plain HTTP (no TLS proxy here)
     os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ["UNO_ARENA_RUNNER"] = "process"
     os.environ["CELERY_BROKER_URL"] = "memory://"

@@ -4,7 +4,7 @@
                              [--connections 8] [--threads 2] [--workers N] [--sqlite] [--keep]
 
 1. Creates a dedicated database: on PostgreSQL when it answers (``BENCH_POSTGRES_URL``, default
-   ``postgres://postgres@127.0.0.1:5432/postgres``: a fresh ``uno_arena_bench_<pid>`` is created there and
+   ``postgres://postgres@127.0.0.1:5432/postgres``: a fresh ``uno_arena_bench_web_<pid>`` is created there and
    dropped at the end), else a SQLite file in a temporary folder. Migrates it.
 2. Seeds it with COPY (PostgreSQL) or executemany (SQLite): ``--bots`` bots of ``--bots // 5`` users, each
    with a version; ``--rulesets`` engine presets; ``--matches`` matches of 2-4 seats (98 % finished, each
@@ -48,9 +48,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PLATFORM = REPO / "platform"
-sys.path[:0] = [str(REPO), str(PLATFORM)]
+sys.path[:0] = [str(REPO), str(PLATFORM), str(HERE)]
 
-DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
+from benchdb import bench_database  # noqa: E402  (bench/ on the path above)
+
 TARGET_RATIO = 3.0
 
 LUA = r"""
@@ -86,53 +87,7 @@ def say(message: str) -> None:
     sys.stderr.flush()
 
 
-# --- the database -----------------------------------------------------------------------------------
-
-
-def postgres_admin_url() -> str | None:
-    """The maintenance database URL if PostgreSQL answers, else None."""
-    url = os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
-    try:
-        import psycopg
-
-        psycopg.connect(_libpq(url), connect_timeout=3).close()
-    except Exception as exc:
-        say(f"PostgreSQL does not answer at {url} ({exc}); using SQLite")
-        return None
-    return url
-
-
-def _libpq(url: str) -> str:
-    return url.replace("postgres://", "postgresql://", 1)
-
-
-def _with_database(url: str, name: str) -> str:
-    return url.rsplit("/", 1)[0] + "/" + name
-
-
-@contextlib.contextmanager
-def bench_database(work: Path, use_postgres: bool, keep: bool) -> Iterator[str]:
-    """Yield the ``DATABASE_URL`` of a new, empty database; drop it afterwards unless ``keep``."""
-    admin = postgres_admin_url() if use_postgres else None
-    if admin is None:
-        yield f"sqlite:///{work / 'bench.sqlite3'}"
-        return
-    import psycopg
-
-    name = f"uno_arena_bench_{os.getpid()}"
-    with psycopg.connect(_libpq(admin), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    say(f"created PostgreSQL database {name}")
-    try:
-        yield _with_database(admin, name)
-    finally:
-        if keep:
-            say(f"kept database {name} (--keep)")
-        else:
-            with psycopg.connect(_libpq(admin), autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            say(f"dropped database {name}")
+# --- the database (benchdb.bench_database) ------------------------------------------------------------
 
 
 def configure_django(database_url: str, var: Path) -> dict[str, str]:
@@ -168,6 +123,8 @@ def copy_rows(model: Any, rows: Iterable[dict[str, Any]]) -> int:
 
     defaults = {
         field.attname: field.get_default()
+        if connection.vendor == "postgresql"  # binary COPY takes Python values (a dict for jsonb)
+        else field.get_db_prep_save(field.get_default(), connection)
         for field in model._meta.concrete_fields
         if field.has_default() and not field.primary_key
     }
@@ -567,7 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="uno-arena-bench-"))
     try:
-        with bench_database(work, not args.sqlite, args.keep) as database_url:
+        with bench_database(work, "web", not args.sqlite, args.keep) as database_url:
             env = configure_django(database_url, work / "var")
             from django.core.management import call_command
             from django.db import connection
