@@ -10,7 +10,7 @@ holds :data:`ENDGAME` cards or fewer, it:
 2. samples *worlds* consistent with it (``sample_world``: the view loaded by ``Game.from_position`` with a
    fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile; cards a seat
    probably lacks because it drew on them are moved away from it);
-3. for every option, plays it in the world and finishes the hand with the engine's greedy policy for every
+3. for every option, plays it in the world and finishes the hand with the engine's heuristic policy for every
    seat (the same world and the same random numbers for every option), and scores the result: 1 for
    winning the hand (or the game), 0 for losing it, a hand-size share when the playout is cut at
    :data:`MAX_PLAYOUT` moves;
@@ -44,9 +44,11 @@ from strategist import Strategist  # the fallback policy, in the same folder
 from uno_bot import run  # the protocol helper, in the same folder (re-exported for the levels)
 
 from arena.engine.determinize import ViewTracker, sample_world
-from arena.engine.policies import greedy_policy
+from arena.engine.policies import heuristic_policy
 from arena.engine.rules import RuleSet
 
+PLAYOUT_POLICY = heuristic_policy
+"""How every seat plays in a playout: the engine's fast stand-in for the strategist."""
 MAX_PLAYOUT = 400
 """Moves after which a playout is cut and scored by hand sizes."""
 ENDGAME = 3
@@ -85,14 +87,14 @@ def candidates(legal, hand):
     return kept
 
 
-def playout(world, seat, rng):
-    """Finish the world's hand with the greedy policy for every seat; the result for ``seat`` (0..1)."""
-    hand_no = world.hand_no
+def playout(world, seat, rng, hand_no):
+    """Finish hand ``hand_no`` of the world (the hand the searched option was played in: that option may
+    already have ended it) with :data:`PLAYOUT_POLICY` for every seat; the result for ``seat`` (0..1)."""
     for _ in range(MAX_PLAYOUT):
         if world.is_over or world.hand_no != hand_no:
             break
         mover = world.to_move[0]
-        world.apply(greedy_policy(world, mover, world.legal_actions(mover), rng), mover)
+        world.apply(PLAYOUT_POLICY(world, mover, world.legal_actions(mover), rng), mover)
     else:
         return truncated_value(world, seat)
     if world.outcome is not None:  # the game is over: its result
@@ -212,9 +214,10 @@ class SearchBot(Strategist):
             values = []
             for action in options:
                 world = sample_world(view, seed, voids)
+                hand_no = world.hand_no
                 world.apply(action, seat)
                 self.rng_playout.seed(seed)
-                values.append(playout(world, seat, self.rng_playout))
+                values.append(playout(world, seat, self.rng_playout, hand_no))
             for i in range(k):
                 d = values[i] - values[prior]
                 diff[i] += d

@@ -1,4 +1,4 @@
-"""Built-in in-process policies for simulations: ``random`` and ``greedy``.
+"""Built-in in-process policies for simulations: ``random``, ``greedy``, ``heuristic`` and ``rlcard-like``.
 
 A policy is a function ``(game, seat, legal, rng) -> action``. It may look only at what
 ``game.observation(seat)`` shows (its own hand, the top card, the colour, hand sizes): the built-in ones
@@ -68,6 +68,70 @@ def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -
     return legal[0]
 
 
+def _next_in_hand(game: Game, seat: int) -> int:
+    """The next seat in the direction of play that still holds cards (``seat`` if none does)."""
+    n = game.n
+    nxt = (seat + game.direction) % n
+    while nxt != seat and not game.hands[nxt]:
+        nxt = (nxt + game.direction) % n
+    return nxt
+
+
+def heuristic_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
+    """A fast stand-in for the strategist (``bots_examples/strategist.py``), for playouts: keep wilds for
+    when nothing else plays (or the last two cards), follow the colour the hand holds most of, hit the next
+    seat with draws, skips and reverses when it holds two cards or fewer, dump points otherwise; name the
+    colour held most; play a playable drawn card; say UNO, catch, slap and jump in whenever it can; never
+    challenge; swap with the smallest hand."""
+    if len(legal) == 1:
+        return legal[0]
+    for always in ("slap", "catch", "say_uno"):
+        if always in legal:
+            return always
+    first = legal[0]
+    if first.startswith("color:"):
+        return legal[_best_colour(game, seat)]
+    if first.startswith("swap:"):
+        return min(legal, key=lambda a: len(game.hands[int(a[5:])]))
+    hand = game.hands[seat]
+    last_but_one = len(hand) == 2
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        colour = CARDS[card].colour
+        if colour >= 0:
+            counts[colour] += 1
+    named = max(range(4), key=counts.__getitem__)
+    threat = len(game.hands[_next_in_hand(game, seat)]) <= 2
+    best = ""
+    best_value = -1000.0
+    for action in legal:
+        parsed = ACTIONS[action]
+        if parsed.kind != PLAY:
+            continue
+        if parsed.uno and not last_but_one:
+            continue  # a false UNO call (false_uno) costs cards
+        kind = CARDS[parsed.card]
+        if kind.colour < 0:
+            if parsed.colour >= 0 and parsed.colour != named:
+                continue
+            value = 40.0 if last_but_one else -20.0
+            if threat and kind.draw:
+                value += 45.0
+        else:
+            value = 2.0 * counts[kind.colour] + kind.points / 10.0
+            if threat and (kind.draw or kind.rank == "S" or (kind.rank == "R" and game.n == 2)):
+                value += 15.0
+        value += parsed.uno
+        if value > best_value:
+            best, best_value = action, value
+    if best:
+        return best
+    for fallback in ("take", "draw", "keep", "pass"):
+        if fallback in legal:
+            return fallback
+    return legal[0]
+
+
 def rlcard_like_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
     """Random play under RLCard's UNO semantics, for like-for-like benchmarks: a uniformly random card
     play when there is one; draw only when there is none; always play a playable drawn card; always
@@ -88,6 +152,7 @@ def rlcard_like_policy(game: Game, seat: int, legal: list[str], rng: random.Rand
 POLICIES: Final[dict[str, Policy]] = {
     "random": random_policy,
     "greedy": greedy_policy,
+    "heuristic": heuristic_policy,
     "rlcard-like": rlcard_like_policy,
 }
 """Built-in policies by name."""

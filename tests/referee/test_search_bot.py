@@ -95,6 +95,29 @@ def test_the_budget_follows_the_referees_decision_timeout() -> None:
     assert SEARCH.SearchBot(sims=10).budget({"time_bank": 30.0}) is None
 
 
+# Seat 0 holds its last card, R0, on a red pile, in the first hand of a game to 500 points.
+GOING_OUT = (
+    "uno1 rules:classic hand:1 dealer:0 turn:37 scores:0,0 dir:cw color:R move:turn:0 uno:0"
+    " hands:R0/#13 discard:Y7,YS,Y8,Y9,B9,B5,G5,W,R4,RS,R8,W4,R3,R2,R2,B2,G2,G8,G5,G0,Y0,W4,YD2,RD2,YD2,"
+    "Y4,YR,GR,W4 pile:#65"
+)
+
+
+@pytest.mark.parametrize("scoring", ["winner-takes", "single-hand"])
+def test_going_out_is_worth_a_won_hand_in_games_of_one_or_several_hands(scoring: str) -> None:
+    # The hand the option was played in is the one scored, even when the option itself ended it (a
+    # playout that measured the next hand instead made the bot draw rather than go out).
+    view = GOING_OUT.replace("rules:classic", f"rules:classic,scoring={scoring}")
+    rng = SEARCH.random.Random(1)
+    for seed in range(5):
+        world = SEARCH.sample_world(view, seed)
+        hand_no = world.hand_no
+        world.apply("R0", 0)
+        assert SEARCH.playout(world, 0, rng, hand_no) == 1.0
+    bot = SEARCH.SearchBot(sims=40)
+    assert bot.search(view, ["draw", "R0"], 0, None, prior=0) == "R0"
+
+
 def test_candidates_keep_true_uno_calls_and_two_wild_colours() -> None:
     legal = ["R5", "R5!", "W:R", "W:Y", "W:G", "W:B", "draw"]
     assert SEARCH.candidates(legal, ["R5", "W"]) == ["R5!", "W:R", "W:Y", "draw"]
