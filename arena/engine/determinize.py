@@ -9,11 +9,13 @@ holds the seat's own hand and every public card where the seat saw them, and the
 hands, the draw pile, a discard pile emptied by a reshuffle) hold exactly the cards the seat has not seen.
 
 On top of the view, the tracker keeps *voids*: after a seat drew on its turn (and then kept or passed,
-or drew on a penalty it could not stack), the colour in force and the rank on top are marked as
-probably absent from that seat's hand. :func:`sample_world` moves such cards, when the sample dealt them
-to that seat, into the draw pile in exchange for cards of other kinds (the seat may have drawn although
-it could play, so this is a likelihood hint, not a hard fact; a void is forgotten when the seat takes
-new cards or hands are exchanged).
+or drew on a penalty it could not stack), the colour in force, the rank on top and every wild are marked
+as probably absent from that seat's hand (a wild always plays); after a seat played a wild, the colour in
+force and the rank on top before it are (players keep wilds for when nothing else plays).
+:func:`sample_world` moves such cards, when the sample dealt them to that seat, into the draw pile in
+exchange for cards of other kinds (the seat may have drawn although it could play, or played a wild
+although it held the colour, so this is a likelihood hint, not a hard fact; a void is forgotten when the
+seat takes new cards or hands are exchanged).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from arena.engine.rules import RuleSet, rules_spec
 
 SEARCHED_PHASES = frozenset({"turn", "drawn"})
 """The phases whose view :meth:`ViewTracker.view` writes."""
+WILDS = (-1, "*")
+"""The void of every wild card."""
 
 
 class ViewTracker:
@@ -43,7 +47,8 @@ class ViewTracker:
         self.eliminated: list[list[int]] = []
         self.last_player = -1
         self.voids: list[set[tuple[int, str]]] = [set() for _ in range(players)]
-        """Per seat, (colour, rank) facts it probably lacks: ``(c, "")`` a colour, ``(-1, r)`` a rank."""
+        """Per seat, (colour, rank) facts it probably lacks: ``(c, "")`` a colour, ``(-1, r)`` a rank,
+        :data:`WILDS` every wild."""
         self._colour = -1
         self._top_rank = ""
 
@@ -58,7 +63,10 @@ class ViewTracker:
             self._put(event["card"], None)
         elif kind == "play":
             self.passes = 0
-            self.last_player = event["seat"]
+            seat = event["seat"]
+            self.last_player = seat
+            if CARDS[parse_card(event["card"])].colour < 0 and self._colour >= 0:
+                self.voids[seat] |= self._unmatched()
             self._put(event["card"], event.get("color"))
         elif kind == "color":
             self._colour = COLOURS.index(event["color"])
@@ -68,7 +76,7 @@ class ViewTracker:
             if got:
                 self.passes = 0
             if event.get("reason") == "draw" and self._colour >= 0:
-                self.voids[seat] = {(self._colour, ""), (-1, self._top_rank)}
+                self.voids[seat] = self._unmatched() | {WILDS}
             elif got:
                 self.voids[seat] = set()
         elif kind == "pass" and event.get("window") == "turn":
@@ -78,10 +86,17 @@ class ViewTracker:
         elif kind == "eliminated":
             self.eliminated.append(list(event["seats"]))
 
+    def _unmatched(self) -> set[tuple[int, str]]:
+        """The voids of a seat that could not match the pile: the colour in force, the rank on top."""
+        voids = {(self._colour, "")}
+        if self._top_rank:
+            voids.add((-1, self._top_rank))
+        return voids
+
     def _put(self, code: str, colour: str | None) -> None:
         self.played.append(code)
         card = CARDS[parse_card(code)]
-        self._top_rank = card.rank
+        self._top_rank = card.rank if card.colour >= 0 else ""  # a wild on top matches by colour only
         if colour is not None:
             self._colour = COLOURS.index(colour)
         elif card.colour >= 0:
@@ -143,7 +158,7 @@ class ViewTracker:
 
 def _lacks(card: int, voids: set[tuple[int, str]]) -> bool:
     c = CARDS[card]
-    return (c.colour, "") in voids or (-1, c.rank) in voids
+    return (c.colour, "") in voids or (-1, c.rank) in voids or (c.colour < 0 and WILDS in voids)
 
 
 def sample_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None = None) -> Game:

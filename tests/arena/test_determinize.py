@@ -76,3 +76,17 @@ def test_a_seat_that_drew_on_a_colour_is_dealt_none_of_it_when_the_pile_allows()
         world = sample_world(view, world_seed, tracker.voids)
         assert not red & set(world.hands[1])
         assert Counter(world.card_counts()) == Counter(game.card_counts())
+
+
+def test_a_seat_that_drew_lacks_the_colour_the_rank_and_every_wild_and_a_wild_player_the_colour() -> None:
+    rules = PRESETS["classic"]
+    tracker = ViewTracker(rules, 0, 3)
+    tracker.on_event({"type": "flip", "card": "R7"})
+    tracker.on_event({"type": "draw", "seat": 1, "reason": "draw", "count": 1})
+    assert tracker.voids[1] == {(0, ""), (-1, "7"), (-1, "*")}
+    tracker.on_event({"type": "play", "seat": 2, "card": "W", "color": "B"})
+    assert tracker.voids[2] == {(0, ""), (-1, "7")}  # it held no red and no seven
+    tracker.on_event({"type": "play", "seat": 0, "card": "W4", "color": "G"})
+    assert tracker.voids[0] == {(3, "")}  # a wild on top matches by colour only
+    tracker.on_event({"type": "draw", "seat": 1, "reason": "penalty", "count": 4})
+    assert tracker.voids[1] == set()  # new cards: nothing known
