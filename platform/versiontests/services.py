@@ -1,7 +1,7 @@
 """Running a version test: schedule batches of duplicate pairs, count each finished pair, decide.
 
 The games are unrated (``Match.rated = False``: the match task never touches the ladder for them) and
-duplicate (the same deal from both seats). A pair's score for the new version comes from the duplicate
+duplicate (the same deal from both seats); a batch is one series, one job for the workers. A pair's score for the new version comes from the duplicate
 replay's place sums: with two players, ``place_sum[baseline] - place_sum[new]`` is in ``-2..2``, i.e.
 the pentanomial class 0..4 (``arena.tournaments.sprt``). A match that failed counts as a failure, not a result.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
+import uuid
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -94,8 +96,10 @@ def _pending(test: VersionTest) -> int:
 
 
 def schedule_batch(test: VersionTest) -> int:
-    """Queue the next batch of pairs (fewer near the game limit). Call with the test row locked or
-    just created. Returns the number of pairs queued."""
+    """Queue the next batch of pairs (fewer near the game limit), each with its own deal, as one series
+    (``Match.series``): one job for the workers, played rotation-major (one set of sandboxes plays the
+    first rotation of every pair, a fresh set the second; ``docs/protocol.md``). Call with the test row
+    locked or just created. Returns the number of pairs queued."""
     room = test.max_games // 2 - test.pairs - _pending(test)
     size = min(test.batch_pairs, room)
     if size <= 0:
@@ -109,6 +113,9 @@ def schedule_batch(test: VersionTest) -> int:
     new, base = versions[test.new_version_id], versions[test.baseline_version_id]
     seats = [Seat(new.bot_id, new.pk, new.smoke_status), Seat(base.bot_id, base.pk, base.smoke_status)]
     batch = test.batches + 1
+    seeds: set[int] = set()
+    while len(seeds) < size:  # one job plays them all: no deal twice
+        seeds.add(secrets.randbelow(2**31))
     with transaction.atomic():
         matches = create_matches(
             test.ruleset,
@@ -116,8 +123,11 @@ def schedule_batch(test: VersionTest) -> int:
             rated=False,
             duplicate=True,
             created_by=test.created_by,
+            seeds=sorted(seeds),
             origin=Origin.VERSIONTEST,
         )
+        if size > 1:  # one series: one job, played rotation-major (matches.tasks)
+            Match.objects.filter(pk__in=[m.pk for m in matches]).update(series=uuid.uuid4())
         TestMatch.objects.bulk_create(
             TestMatch(test=test, batch=batch, index=k, match=m) for k, m in enumerate(matches, start=1)
         )
