@@ -190,3 +190,16 @@ def test_one_deal_is_exactly_a_duplicate_match(process_runner, series_dir: Path)
     same_pair(result, run_match(RULES, bots, 77, SETTINGS, duplicate=True))
     assert all("series" not in game["extra"]["referee"] for game in result.replays)
     assert len(log) == 4  # two for the series, two for the match alone: one sandbox per rotation
+
+
+def test_a_duplicate_series_under_the_confining_runners(confining_runner, series_dir: Path) -> None:
+    seeds = [61, 62]
+    log: list[Recorder] = []
+    bots = [series_bot(confining_runner, series_dir, log), example(confining_runner, "strategist.py", log)]
+    results = run_duplicate_series(RULES, bots, seeds, SETTINGS)
+    assert len(log) == 4  # one sandbox per bot per rotation
+    assert all(len({seed for seed, _ in deals_seen(conn, seeds, 2)}) == 2 for conn in log)
+    assert all(conn.closed and not conn.left_behind() for conn in log)
+    for seed, result in zip(seeds, results, strict=True):
+        assert result.faults == [None, None]
+        same_pair(result, run_match(RULES, bots, seed, SETTINGS, duplicate=True))
