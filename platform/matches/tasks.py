@@ -1,5 +1,5 @@
-"""Celery tasks: run a match (or the games of a series, or a version-test batch of duplicate pairs, as one
-job), and the periodic reaper of matches whose worker died."""
+"""Celery tasks: run a match (or the games of a series, or a series of version-test duplicate pairs, as
+one job), and the periodic reaper of matches whose worker died."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def run_match_task(self: Any, match_id: int) -> str:
     """Run a queued match through the referee and store everything in one transaction; a match that is
     a game of a series brings the whole series (every game of it handed to the workers and still queued),
     played by the referee's ``run_series`` and recorded game by game as each ends; a series of duplicate
-    matches (a version-test batch) is played rotation-major by ``run_duplicate_series`` and each match
+    matches (version-test pairs) is played rotation-major by ``run_duplicate_series`` and each match
     recorded as its last rotation ends (none before the last rotation starts).
 
     Idempotent: ``services.claim_job`` lets only queued matches through, and ``services.record_result``
@@ -101,7 +101,7 @@ def run_match_task(self: Any, match_id: int) -> str:
         prepared = time.perf_counter()
         if len(members) == 1:
             record(0, play(rules, games[0][0], head.seed, duplicate=head.duplicate))
-        elif head.duplicate:  # a version-test batch: duplicate pairs played rotation-major
+        elif head.duplicate:  # version-test pairs: duplicate matches played rotation-major
             versions = games[0][0]
             if any(
                 not m.duplicate or [v.pk for v in seated] != [v.pk for v in versions]

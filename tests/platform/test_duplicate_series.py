@@ -159,3 +159,29 @@ def test_a_batch_of_one_pair_is_a_job_of_its_own(heads_up: RuleSet, owner: Any) 
     assert pair.series is None
     dispatch()
     assert run_now(pair.pk).status == MatchStatus.FINISHED
+
+
+def test_a_batch_is_cut_into_series_of_the_configured_size(
+    heads_up: RuleSet, owner: Any, settings: Any
+) -> None:
+    assert versiontests.series_sizes(10, 5) == [5, 5]
+    assert versiontests.series_sizes(11, 5) == [4, 4, 3]
+    assert versiontests.series_sizes(3, 5) == [3]
+    assert versiontests.series_sizes(7, 0) == [7]
+    assert versiontests.series_sizes(0, 5) == []
+    settings.UNO_ARENA_VERSIONTEST_SERIES = 2
+    new, baseline = versions(owner, bot_source(series=True), bot_source(series=True))
+    test = start(owner, heads_up, new, baseline, 5)
+    pairs = batch(test)
+    keys = [m.series for m in pairs]
+    assert keys[0] == keys[1] != keys[2] == keys[3]
+    assert None not in keys[:4]
+    assert keys[4] is None  # a series of one pair is a match of its own
+    jobs = [j for j in waiting(10) if j.origin == "versiontest"]
+    assert sorted(j.cost for j in jobs) == [1.0, 4.0, 4.0]
+    dispatch()
+    assert busy() == 3
+    for job in jobs:
+        run_now(job.key[1])  # type: ignore[index]
+    assert [m.status for m in batch(test)] == [MatchStatus.FINISHED] * 5
+    assert [m.timings.get("series") for m in batch(test)] == [[0, 2], [1, 2], [0, 2], [1, 2], None]
