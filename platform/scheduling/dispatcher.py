@@ -66,8 +66,8 @@ def busy() -> int:
 
 def waiting(per_group: int) -> list[Job]:
     """The oldest ``per_group`` waiting jobs of every (origin, owner): all the planner may need to fill
-        ``per_group`` slots (two queries, however long the queues are; a third counts the games of the series
-        among them). A series is one job, keyed by its first waiting game, costing its number of games (a
+    ``per_group`` slots (two queries, however long the queues are; a third counts the games of the series
+    among them). A series is one job, keyed by its first waiting game, costing its number of games (a
     series of duplicate matches: their rotations)."""
     rank = Window(
         RowNumber(), partition_by=[F("origin"), F("created_by")], order_by=[F("created_at"), F("id")]
