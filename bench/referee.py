@@ -33,6 +33,10 @@
    (``--version-bot``, the greedy example by default) as one series (``run_series``) under bwrap: games
    per second of wall time and per CPU second of the referee and the bots together (``getrusage`` of this
    process and its reaped children): games/s per worker core.
+7. Duplicate series: two strategists play ``--series-games`` duplicate pairs of ``classic-single``, once
+   one pair at a time (``run_match(..., duplicate=True)``: fresh sandboxes for every rotation, 4 starts a
+   pair) and once rotation-major (``run_duplicate_series``: one set of sandboxes per rotation, 4 starts in
+   all), alternating ``--rounds`` times; wall time per pair, medians. The pairs are the same (checked).
 
 Then the issue's targets against the figures of this run. B is the benchmark bot's parse and answer
 measured in-process; P the whole bot program per request (its interpreter's I/O layers too), measured by
@@ -61,7 +65,14 @@ from arena.engine.game import Game, redact
 from arena.engine.rules import parse_rules, preset
 from arena.play import protocol
 from arena.play.inprocess import load_bot_module, play_local
-from arena.play.referee import BotEntry, MatchSettings, SeriesGame, run_match, run_series
+from arena.play.referee import (
+    BotEntry,
+    MatchSettings,
+    SeriesGame,
+    run_duplicate_series,
+    run_match,
+    run_series,
+)
 from sandbox import BotSpec, Limits, Runner, runner_class
 from sandbox.process import ProcessRunner
 
@@ -495,6 +506,35 @@ def series(runners: dict[str, Runner], games: int, rounds: int) -> None:
         )
 
 
+def duplicate_series(runners: dict[str, Runner], pairs: int, rounds: int) -> None:
+    """Section 7."""
+    rules = preset("classic-single")
+    seeds = [2000 + p for p in range(pairs)]
+    print(f"\n7. {pairs} duplicate pairs rotation-major against one pair at a time: 2 strategist bots")
+    print(f"   (medians of {rounds} rounds; ms per pair of 2 games, wall time)")
+    print(f"   {'runner':<10} {'per pair':>9} {'rot-major':>10} {'saved':>9} {'ratio':>7}")
+    for name, runner in runners.items():
+        bots = entries(runner, EXAMPLES, "strategist.py", 2)
+        singles: list[float] = []
+        majors: list[float] = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            alone = [run_match(rules, bots, seed, SETTINGS, duplicate=True) for seed in seeds]
+            singles.append((time.perf_counter() - started) / pairs)
+            started = time.perf_counter()
+            together = run_duplicate_series(rules, bots, seeds, SETTINGS)
+            majors.append((time.perf_counter() - started) / pairs)
+            for a, b in zip(alone, together, strict=True):
+                assert not any(a.faults + b.faults), (a.faults, b.faults)
+                assert a.places == b.places
+                for x, y in zip(a.replays, b.replays, strict=True):
+                    assert [d[:2] for d in x["decisions"]] == [d[:2] for d in y["decisions"]]
+        one, many = statistics.median(singles), statistics.median(majors)
+        print(
+            f"   {name:<10} {one * 1e3:9.1f} {many * 1e3:10.1f} {(one - many) * 1e3:9.1f} {many / one:7.2f}"
+        )
+
+
 TARGETS = {
     "share": {"process": 1.2, "bwrap": 1.2, "docker": 1.5},
     "match": {"bwrap": 1.5, "docker": 1.5},
@@ -565,7 +605,7 @@ def main() -> None:
     parser.add_argument("--version-runners", default="bwrap", help="runners of the version-test series")
     parser.add_argument(
         "--only",
-        choices=["decision", "startup", "throughput", "series", "match", "version"],
+        choices=["decision", "startup", "throughput", "series", "match", "version", "duplicate"],
         help="one section (match also runs decision and startup: it needs R1 and the start-up)",
     )
     args = parser.parse_args()
@@ -587,6 +627,8 @@ def main() -> None:
         throughput(runners, args.games)
     if only in (None, "series"):
         series(runners, args.series_games, args.rounds)
+    if only in (None, "duplicate"):
+        duplicate_series(runners, args.series_games, args.rounds)
     if only in (None, "match"):
         ratios = match_split(runners, args.games, r1, starts)
     if only in (None, "version"):

@@ -23,8 +23,9 @@ ladder on a seeded population for a fixed time, with a breakdown of where each g
    engine's own time, recording (replay, viewer data, ratings, the transaction, and the commit's hooks:
    the next dispatch, version-test and league bookkeeping), the rest, against the
    lower bound (start-up per job shared by its games + decisions x raw round trip).
-4. ``--versiontest N`` also runs a version test of ``N`` pairs (duplicate pairs: never a series) in each
-   configuration and prints its games a minute (``--no-ladder``: the version test alone).
+4. ``--versiontest N`` also runs a version test of ``N`` pairs (batches of 20, each played as series of
+   ``UNO_ARENA_VERSIONTEST_SERIES`` duplicate pairs, rotation-major) in each configuration and prints its
+   games a minute (``--no-ladder``: the version test alone).
 """
 
 from __future__ import annotations

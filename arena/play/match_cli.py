@@ -8,8 +8,9 @@ folder, or the short name of an example bot (``random``, ``greedy``, ``strategis
 :mod:`arena.play.examples`). Game ``g`` (from 0) uses seed ``--seed + g`` and rotates the seats by ``g``
 (bot ``k`` sits at seat ``(k - g) mod n``), so no bot keeps a seat. The games are one series
 (``run_series``): a bot that plays series (the helper's ``run(MyBot)``) is started once for all of them.
-``--duplicate`` makes each game a duplicate match (every bot plays the deal from every seat, each rotation
-in fresh sandboxes). Prints the runner, the standings by the bots' ``ready`` names (win rate with a 95%
+``--duplicate`` makes each game a duplicate match (every bot plays the deal from every seat), the bots
+seated in the order given; the matches are played rotation-major (``run_duplicate_series``: one set of
+sandboxes plays the first rotation of every deal, a fresh set the next, so no sandbox sees a deal twice). Prints the runner, the standings by the bots' ``ready`` names (win rate with a 95%
 Wilson interval, mean place, faults), every fault, and where the replays went (one JSON file per game,
 readable with ``python -m arena replay FILE``).
 """
@@ -28,7 +29,15 @@ from arena.play import bot_text
 from arena.play.bundle import runnable
 from arena.play.examples import EXAMPLES_DIR, resolve_bot
 from arena.play.progress import progress_bar
-from arena.play.referee import BotEntry, Fault, MatchResult, MatchSettings, SeriesGame, run_match, run_series
+from arena.play.referee import (
+    BotEntry,
+    Fault,
+    MatchResult,
+    MatchSettings,
+    SeriesGame,
+    run_duplicate_series,
+    run_series,
+)
 from arena.ratings.stats import wilson_interval
 
 LANGUAGES = {".py": ("python", "python3"), ".js": ("node", "node")}
@@ -142,7 +151,8 @@ def _run(args: argparse.Namespace) -> int:
     if out:
         out.mkdir(parents=True, exist_ok=True)
     n = len(entries)
-    orders = [[(s + g) % n for s in range(n)] for g in range(args.games)]
+    # Duplicate matches rotate the seats within each match: every match seats the bots in order.
+    orders = [[(s + (0 if args.duplicate else g)) % n for s in range(n)] for g in range(args.games)]
     totals = {"decisions": 0, "seconds": 0.0}
     with progress_bar(args.games, "game", args.quiet) as bar:
 
@@ -154,11 +164,9 @@ def _run(args: argparse.Namespace) -> int:
                 (out / f"game-{g + 1:05d}.json").write_text(json.dumps(result.replay, separators=(",", ":")))
             bar.update(1)
 
-        if args.duplicate:  # the rotations of a deal never share a sandbox: one match at a time
-            for g, order in enumerate(orders):
-                done(
-                    g, run_match(rules, [entries[i] for i in order], args.seed + g, settings, duplicate=True)
-                )
+        if args.duplicate:  # rotation-major: the rotations of a deal never share a sandbox
+            seeds = [args.seed + g for g in range(args.games)]
+            run_duplicate_series(rules, entries, seeds, settings, on_match=done)
         else:  # independent deals: one series, bots that play series are started once
             games = [SeriesGame(args.seed + g, tuple(order)) for g, order in enumerate(orders)]
             run_series(rules, entries, games, settings, on_game=done)

@@ -19,6 +19,11 @@ every bot in a fresh sandbox: a bot that remembered the deal would know its oppo
 returns one result per game, each exactly what :func:`run_match` would have returned for that game; a
 bot that says ``"series": true`` in its ``ready`` keeps its sandbox from one game to the next (it gets
 ``new_game`` instead of being started again), so start-up is paid once per series, not per game.
+
+:func:`run_duplicate_series` plays many duplicate deals between the same bots rotation-major: one set of
+sandboxes plays rotation 0 of every deal (distinct deals, so kept as in a series), then a fresh set plays
+rotation 1 of every deal, and so on; each deal's result is what ``run_match(..., duplicate=True)`` gives,
+while no sandbox ever sees a deal twice.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ __all__ = [
     "MatchResult",
     "MatchSettings",
     "SeriesGame",
+    "run_duplicate_series",
     "run_match",
     "run_series",
 ]
@@ -231,7 +237,8 @@ def run_series(
 
     A series never plays a deal twice: every game's seed must differ (``ArenaError`` otherwise), since a
     sandbox that remembered a deal would know its opponents' hands; the rotations of one duplicate deal are
-    ``run_match(..., duplicate=True)``, which starts every bot afresh in every rotation. Raises
+    ``run_match(..., duplicate=True)``, which starts every bot afresh in every rotation (many deals:
+    :func:`run_duplicate_series`, one set of sandboxes per rotation). Raises
     ``ArenaError`` for a seating the rules do not allow, and lets infrastructure errors through (the games
     already finished are lost with them: call it with fewer games to keep more).
     """
@@ -253,6 +260,66 @@ def run_series(
                 on_game(k, result)
     finally:
         pool.close()
+    return results
+
+
+def run_duplicate_series(
+    rules: RuleSet,
+    bots: list[BotEntry],
+    seeds: Sequence[int],
+    settings: MatchSettings | None = None,
+    on_match: Callable[[int, MatchResult], None] | None = None,
+    on_game: Callable[[int, int], None] | None = None,
+) -> list[MatchResult]:
+    """Play one duplicate match per seed between ``bots`` (seat order), **rotation-major**: one set of
+    sandboxes plays rotation 0 of every deal, then those sandboxes are stopped and a fresh set plays
+    rotation 1 of every deal, and so on. Returns one result per seed (in order), each what
+    ``run_match(rules, bots, seed, settings, duplicate=True)`` returns (same games, same seat seeds;
+    the replays' ``extra.referee.series`` also says ``{"game", "games", "kept"}`` within a rotation).
+
+    Within a rotation the deals are distinct, so a bot that says ``"series": true`` keeps its sandbox
+    from one deal to the next (``new_game``), as in :func:`run_series`; no sandbox ever sees a deal twice,
+    since a rotation's sandboxes never play another rotation. Faults are per deal: a bot faulted in deal
+    ``p`` is stopped and started afresh for the next deal, and its later seats in deal ``p`` take default
+    actions (as in ``run_match(..., duplicate=True)``). ``on_game(p, rotation)`` is called after every
+    game, ``on_match(p, result)`` as each deal's last rotation ends (so no result comes before the last
+    rotation). Raises ``ArenaError`` for a player count the rules do not allow or a seed given twice, and
+    lets infrastructure errors through (the deals already reported are kept by the caller).
+    """
+    settings = settings or MatchSettings()
+    n = len(bots)
+    if not rules.min_players <= n <= rules.max_players:
+        raise ArenaError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
+    if len(set(seeds)) != len(seeds):
+        raise ArenaError("a duplicate series plays every deal once: its seeds must differ")
+    k = len(seeds)
+    deals: list[_DuplicateDeal | None] = [_DuplicateDeal(n, seed) for seed in seeds]
+    results: list[MatchResult] = []
+    last = dict.fromkeys(range(n), k - 1)
+    for g in range(n):
+        pool = _Sandboxes(keep=k > 1, last_game=last, budget=settings.series_think_budget)
+        try:
+            for p, seed in enumerate(seeds):
+                deal = deals[p]
+                assert deal is not None
+                seats = deal.seating[g]
+                prior = deal.prior(g)
+                for s, fault in enumerate(prior):
+                    if fault is not None:
+                        pool.discard(seats[s])  # sits this game out: its next deal starts afresh
+                series = {"game": p, "games": k} if k > 1 else None
+                record = _play_game(rules, bots, seats, seed, settings, g, prior, pool, p, series)
+                deal.add(record)
+                if on_game is not None:
+                    on_game(p, g)
+                if g == n - 1:
+                    result = deal.result(bots, settings.stderr_bytes, sum(r.seconds for r in deal.records))
+                    deals[p] = None
+                    results.append(result)
+                    if on_match is not None:
+                        on_match(p, result)
+        finally:
+            pool.close()
     return results
 
 
@@ -312,25 +379,55 @@ def _play_duplicate(
     """One game per rotation: in game ``g`` seat ``s`` is played by bot ``(s + g) % n``. Every rotation
     starts every bot afresh (no sandbox is kept: it would remember the deal). A bot faulted in one game
     is not started again; its seats take default actions."""
-    n = len(bots)
-    faults: list[Fault | None] = [None] * n
-    stderr = [""] * n
-    scores = [0] * n
-    place_sums = [0] * n
-    think = [0.0] * n
-    names: list[str | None] = [None] * n
-    records: list[_GameRecord] = []
-    seating = [[(s + g) % n for s in range(n)] for g in range(n)]
+    deal = _DuplicateDeal(len(bots), seed)
     pool = _Sandboxes(keep=False)
     try:
-        for g, seats in enumerate(seating):
-            prior = [faults[seats[s]] for s in range(n)]
-            record = _play_game(rules, bots, seats, seed, settings, g, prior, pool, g, None)
-            records.append(record)
+        for g, seats in enumerate(deal.seating):
+            deal.add(_play_game(rules, bots, seats, seed, settings, g, deal.prior(g), pool, g, None))
+    finally:
+        pool.close()
+    return deal.result(bots, settings.stderr_bytes, time.perf_counter() - started)
+
+
+class _DuplicateDeal:
+    """The games of one duplicate deal as they are played (game ``g`` seats bot ``(s + g) % n`` at seat
+    ``s``), and the :class:`MatchResult` they make: the one assembly of a duplicate result, whether its
+    rotations were played back to back (:func:`_play_duplicate`) or rotation-major
+    (:func:`run_duplicate_series`)."""
+
+    def __init__(self, n: int, seed: int) -> None:
+        self.seed = seed
+        self.seating = [[(s + g) % n for s in range(n)] for g in range(n)]
+        self.faults: list[Fault | None] = [None] * n
+        """Each bot's first fault in this deal (a faulted bot's later seats take default actions)."""
+        self.records: list[_GameRecord] = []
+
+    def prior(self, g: int) -> list[Fault | None]:
+        """The fault each seat of game ``g`` brings from the earlier games of this deal."""
+        return [self.faults[e] for e in self.seating[g]]
+
+    def add(self, record: _GameRecord) -> None:
+        """Take the next game's record (games come in rotation order)."""
+        seats = self.seating[len(self.records)]
+        for s, entry in enumerate(seats):
+            fault = record.links[s].fault
+            if self.faults[entry] is None and fault is not None:
+                self.faults[entry] = fault
+        self.records.append(record)
+
+    def result(self, bots: list[BotEntry], stderr_bytes: int, seconds: float) -> MatchResult:
+        """The duplicate result of every game added (places from place sums, faulted bots last)."""
+        n = len(bots)
+        faults = self.faults
+        stderr = [""] * n
+        scores = [0] * n
+        place_sums = [0] * n
+        think = [0.0] * n
+        names: list[str | None] = [None] * n
+        for g, record in enumerate(self.records):
+            seats = self.seating[g]
             for s, entry in enumerate(seats):
                 link = record.links[s]
-                if faults[entry] is None and link.fault is not None:
-                    faults[entry] = link.fault
                 if link.stderr:
                     stderr[entry] += f"--- game {g + 1}, seat {s} ---\n{link.stderr}"
                 scores[entry] += record.game.scores[s]
@@ -341,41 +438,39 @@ def _play_duplicate(
                 for s in group:
                     place_sums[seats[s]] += place
                 place += len(group)
-    finally:
-        pool.close()
-    places = _rank([e for e in range(n) if faults[e] is None], place_sums)
-    faulted = sorted(e for e in range(n) if faults[e] is not None)
-    if faulted:
-        places.append(faulted)
-    replays = [r.replay for r in records]
-    container = {
-        "format": DUPLICATE_FORMAT,
-        "version": 1,
-        "seed": seed,
-        "names": [b.name for b in bots],
-        "seating": seating,
-        "places": places,
-        "place_sums": place_sums,
-        "scores": scores,
-        "faults": [f.public() if f else None for f in faults],
-        "games": replays,
-    }
-    return MatchResult(
-        places=places,
-        scores=scores,
-        faults=faults,
-        stderr=[_cap(s, settings.stderr_bytes) for s in stderr],
-        replay=container,
-        decisions=sum(len(r.game.history) for r in records),
-        replays=replays,
-        seating=seating,
-        names=names,
-        seconds=time.perf_counter() - started,
-        think_seconds=think,
-        play_seconds=sum(r.play_seconds for r in records),
-        start_seconds=sum(r.start_seconds for r in records),
-        close_seconds=sum(r.close_seconds for r in records),
-    )
+        places = _rank([e for e in range(n) if faults[e] is None], place_sums)
+        faulted = sorted(e for e in range(n) if faults[e] is not None)
+        if faulted:
+            places.append(faulted)
+        replays = [r.replay for r in self.records]
+        container = {
+            "format": DUPLICATE_FORMAT,
+            "version": 1,
+            "seed": self.seed,
+            "names": [b.name for b in bots],
+            "seating": self.seating,
+            "places": places,
+            "place_sums": place_sums,
+            "scores": scores,
+            "faults": [f.public() if f else None for f in faults],
+            "games": replays,
+        }
+        return MatchResult(
+            places=places,
+            scores=scores,
+            faults=list(faults),
+            stderr=[_cap(text, stderr_bytes) for text in stderr],
+            replay=container,
+            decisions=sum(len(r.game.history) for r in self.records),
+            replays=replays,
+            seating=self.seating,
+            names=names,
+            seconds=seconds,
+            think_seconds=think,
+            play_seconds=sum(r.play_seconds for r in self.records),
+            start_seconds=sum(r.start_seconds for r in self.records),
+            close_seconds=sum(r.close_seconds for r in self.records),
+        )
 
 
 def _rank(entries: list[int], key: list[int]) -> list[list[int]]:
@@ -518,8 +613,9 @@ class _Sandboxes:
 
     With ``keep``, a bot that announced ``series`` and played its game to the end without a fault keeps
     its sandbox for its next game (``last_game[bot]`` is the last game it plays; after it, or past
-    ``budget`` seconds of thinking, it is stopped). Without ``keep`` (duplicate rotations, single games)
-    every bot is stopped after every game. ``release`` lets the threads that started the bots end
+    ``budget`` seconds of thinking, it is stopped). Without ``keep`` (the rotations of one duplicate deal,
+    single games) every bot is stopped after every game; a rotation-major duplicate series keeps one pool
+    per rotation and closes it before the next rotation. ``release`` lets the threads that started the bots end
     (:func:`_start_all`); :meth:`close` sets it once every sandbox is stopped.
     """
 
@@ -562,6 +658,12 @@ class _Sandboxes:
             else:
                 closing.append(link)
         _close_all(closing)
+
+    def discard(self, bot: int) -> None:
+        """Stop the sandbox kept for ``bot``, if any (it does not play the next game)."""
+        kept = self.kept.pop(bot, None)
+        if kept is not None:
+            _close_conns([kept.conn])
 
     def close(self) -> None:
         """Stop every kept sandbox (at once) and let the start threads end."""

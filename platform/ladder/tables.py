@@ -85,7 +85,9 @@ def create_tables(
     ``series`` > 1 makes each table a series of that many games (``Match.series``), one job for the
     workers, played in the same sandboxes: game ``k`` rotates the seats by ``k`` and every game has its own
     seed (a series never replays a deal). The matches come back table by table, game by game. Duplicate
-    matches never form a series (a kept sandbox would remember the deal)."""
+    matches never form a series here (a kept sandbox would remember the deal); a version-test batch of
+    duplicate pairs is cut into series by ``versiontests.services.schedule_batch``, which the match task
+    plays rotation-major."""
     from scheduling.dispatcher import dispatch_after_commit
 
     for ruleset, seats in tables:

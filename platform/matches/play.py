@@ -113,3 +113,42 @@ def play_series(
         on_game(k, result)
 
     run_series(rules, entries, plan, options, on_game=ended)
+
+
+def play_duplicate_series(
+    rules: EngineRuleSet,
+    versions: Sequence[BotVersion],
+    seeds: Sequence[int],
+    on_match: Callable[[int, MatchResult], None],
+    on_game: Callable[[int, int], None] | None = None,
+    **match_settings: Any,
+) -> None:
+    """Play one duplicate match per seed between ``versions`` (seat order) through the referee's
+    ``run_duplicate_series``: rotation-major, one set of sandboxes per rotation (a bot that supports
+    series keeps its sandbox for every deal of a rotation, never for two rotations of one deal).
+    ``on_match(k, result)`` gets each match's result as its last rotation ends, with its per-decision
+    stderr as ``decision_stderr`` (games numbered by rotation, as :func:`play` gives them);
+    ``on_game(k, rotation)`` is called after every game."""
+    from arena.play.referee import MatchSettings, run_duplicate_series
+
+    runner = sandbox_runner()
+    options = MatchSettings(**match_settings) if match_settings else MatchSettings()
+    recorders: list[list[Any]] = [[] for _ in versions]
+    deals = len(seeds)
+    current = [0]  # the game being played, counted in play order (rotation * deals + deal)
+    entries = bot_entries(versions, runner, recorders, game=lambda: current[0])
+
+    def game_ended(k: int, rotation: int) -> None:
+        current[0] = rotation * deals + k + 1
+        if on_game is not None:
+            on_game(k, rotation)
+
+    def match_ended(k: int, result: MatchResult) -> None:
+        order = {rotation * deals + k: rotation for rotation in range(len(versions))}
+        result.decision_stderr = [
+            [[order[row[0]], *row[1:]] for r in recorders[bot] for row in r.rows if row[0] in order]
+            for bot in range(len(versions))
+        ]
+        on_match(k, result)
+
+    run_duplicate_series(rules, entries, seeds, options, on_match=match_ended, on_game=game_ended)

@@ -1,5 +1,5 @@
-"""Celery tasks: run a match (or the games of a series, as one job), and the periodic reaper of matches
-whose worker died."""
+"""Celery tasks: run a match (or the games of a series, or a series of version-test duplicate pairs, as
+one job), and the periodic reaper of matches whose worker died."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.conf import settings
 
 from matches import services
 from matches.models import Match
-from matches.play import play, play_series
+from matches.play import play, play_duplicate_series, play_series
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,9 @@ def _timings(result: Any, recorded: float, **extra: Any) -> dict[str, Any]:
 def run_match_task(self: Any, match_id: int) -> str:
     """Run a queued match through the referee and store everything in one transaction; a match that is
     a game of a series brings the whole series (every game of it handed to the workers and still queued),
-    played by the referee's ``run_series`` and recorded game by game as each ends.
+    played by the referee's ``run_series`` and recorded game by game as each ends; a series of duplicate
+    matches (version-test pairs) is played rotation-major by ``run_duplicate_series`` and each match
+    recorded as its last rotation ends (none before the last rotation starts).
 
     Idempotent: ``services.claim_job`` lets only queued matches through, and ``services.record_result``
     writes only while this attempt is current, so a redelivered message never counts a match twice.
@@ -99,6 +101,20 @@ def run_match_task(self: Any, match_id: int) -> str:
         prepared = time.perf_counter()
         if len(members) == 1:
             record(0, play(rules, games[0][0], head.seed, duplicate=head.duplicate))
+        elif head.duplicate:  # version-test pairs: duplicate matches played rotation-major
+            versions = games[0][0]
+            if any(
+                not m.duplicate or [v.pk for v in seated] != [v.pk for v in versions]
+                for m, (seated, _) in zip(members, games, strict=True)
+            ):
+                raise ValueError(
+                    "every match of a duplicate series is duplicate and seats the same versions in order"
+                )
+
+            def progress(k: int, rotation: int) -> None:
+                services.still_running([m.pk for m in members if m.pk not in done])
+
+            play_duplicate_series(rules, versions, [seed for _, seed in games], record, on_game=progress)
         else:
             play_series(rules, games, record)
     except SoftTimeLimitExceeded:

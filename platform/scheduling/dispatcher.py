@@ -67,7 +67,8 @@ def busy() -> int:
 def waiting(per_group: int) -> list[Job]:
     """The oldest ``per_group`` waiting jobs of every (origin, owner): all the planner may need to fill
     ``per_group`` slots (two queries, however long the queues are; a third counts the games of the series
-    among them). A series is one job, keyed by its first waiting game, costing its number of games."""
+    among them). A series is one job, keyed by its first waiting game, costing its number of games (a
+    series of duplicate matches: their rotations)."""
     rank = Window(
         RowNumber(), partition_by=[F("origin"), F("created_by")], order_by=[F("created_at"), F("id")]
     )
@@ -93,10 +94,15 @@ def waiting(per_group: int) -> list[Job]:
     )
     rows = list(matches)
     series = [key for *_, key in rows if key is not None]
+    # A series' games: one per plain match, one per seat rotation of a duplicate match (a version-test
+    # batch of k heads-up pairs is 2k games).
     games = dict(
         Match.objects.filter(series__in=series, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
         .values_list("series")
-        .annotate(n=Count("id"))
+        .annotate(
+            n=Count("id", distinct=True, filter=Q(duplicate=False))
+            + Count("participants", filter=Q(duplicate=True))
+        )
         .values_list("series", "n")
         if series
         else []

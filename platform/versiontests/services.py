@@ -1,15 +1,19 @@
 """Running a version test: schedule batches of duplicate pairs, count each finished pair, decide.
 
 The games are unrated (``Match.rated = False``: the match task never touches the ladder for them) and
-duplicate (the same deal from both seats). A pair's score for the new version comes from the duplicate
-replay's place sums: with two players, ``place_sum[baseline] - place_sum[new]`` is in ``-2..2``, i.e.
-the pentanomial class 0..4 (``arena.tournaments.sprt``). A match that failed counts as a failure, not a result.
+duplicate (the same deal from both seats); a batch is played as series of up to
+``UNO_ARENA_VERSIONTEST_SERIES`` (5) pairs, each one job for the workers, played rotation-major. A
+pair's score for the new version comes from the duplicate replay's place sums: with two players,
+``place_sum[baseline] - place_sum[new]`` is in ``-2..2``, i.e. the pentanomial class 0..4
+(``arena.tournaments.sprt``). A match that failed counts as a failure, not a result.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import secrets
+import uuid
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from bots.models import BotVersion, SmokeStatus
+from config.knobs import raw
 from ladder.tables import Seat, create_matches
 from matches.models import Match, MatchStatus, Origin, Participant, Replay
 from matches.services import fail
@@ -28,6 +33,9 @@ log = logging.getLogger(__name__)
 FINAL = (MatchStatus.FINISHED, MatchStatus.FAILED)
 #: A test stops with an error when this many matches failed and they are a fifth of the results.
 MIN_FAILURES = 5
+#: Pairs of a batch played as one job (``UNO_ARENA_VERSIONTEST_SERIES``): four sandbox starts for all of
+#: them instead of four a pair, while a batch of 10 still keeps two workers busy.
+SERIES_PAIRS = 5
 
 
 def previous_version(version: BotVersion) -> BotVersion | None:
@@ -93,9 +101,22 @@ def _pending(test: VersionTest) -> int:
     return TestMatch.objects.filter(test=test, counted=False).count()
 
 
+def series_sizes(pairs: int, per_series: int) -> list[int]:
+    """How a batch of ``pairs`` is cut into series of at most ``per_series`` pairs (as even as possible,
+    in order); ``per_series`` < 1 keeps the batch whole."""
+    if pairs <= 0:
+        return []
+    jobs = 1 if per_series < 1 else -(-pairs // per_series)
+    return [pairs // jobs + (1 if k < pairs % jobs else 0) for k in range(jobs)]
+
+
 def schedule_batch(test: VersionTest) -> int:
-    """Queue the next batch of pairs (fewer near the game limit). Call with the test row locked or
-    just created. Returns the number of pairs queued."""
+    """Queue the next batch of pairs (fewer near the game limit), each with its own deal, as series of at
+    most ``UNO_ARENA_VERSIONTEST_SERIES`` pairs (``Match.series``; a series of one pair is a plain match):
+    each series is one job for the workers, played rotation-major (one set of sandboxes plays the first
+    rotation of every pair, a fresh set the second; ``docs/protocol.md``), and a batch of several series
+    is shared by several workers. Call with the test row locked or just created. Returns the number of
+    pairs queued."""
     room = test.max_games // 2 - test.pairs - _pending(test)
     size = min(test.batch_pairs, room)
     if size <= 0:
@@ -109,6 +130,9 @@ def schedule_batch(test: VersionTest) -> int:
     new, base = versions[test.new_version_id], versions[test.baseline_version_id]
     seats = [Seat(new.bot_id, new.pk, new.smoke_status), Seat(base.bot_id, base.pk, base.smoke_status)]
     batch = test.batches + 1
+    seeds: set[int] = set()
+    while len(seeds) < size:  # one job plays them all: no deal twice
+        seeds.add(secrets.randbelow(2**31))
     with transaction.atomic():
         matches = create_matches(
             test.ruleset,
@@ -116,8 +140,15 @@ def schedule_batch(test: VersionTest) -> int:
             rated=False,
             duplicate=True,
             created_by=test.created_by,
+            seeds=sorted(seeds),
             origin=Origin.VERSIONTEST,
         )
+        first = 0
+        for pairs in series_sizes(size, int(raw("UNO_ARENA_VERSIONTEST_SERIES", str(SERIES_PAIRS)))):
+            if pairs > 1:  # one job, played rotation-major (matches.tasks)
+                members = [m.pk for m in matches[first : first + pairs]]
+                Match.objects.filter(pk__in=members).update(series=uuid.uuid4())
+            first += pairs
         TestMatch.objects.bulk_create(
             TestMatch(test=test, batch=batch, index=k, match=m) for k, m in enumerate(matches, start=1)
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -111,6 +112,23 @@ def test_duplicate_replays_are_readable(tmp_path, capsys) -> None:
     capsys.readouterr()
     assert main(["replay", str(tmp_path / "game-00001.json")]) == 0
     assert "game 2:" in capsys.readouterr().out
+
+
+def test_duplicate_matches_are_played_rotation_major(tmp_path, capsys) -> None:
+    require("process")
+    bots = [str(EXAMPLES / "greedy_bot.py"), str(EXAMPLES / "strategist.py")]
+    args = ["match", *bots, "--rules", "classic-single", "--runner", "process", "--games", "3"]
+    assert main([*args, "--duplicate", "--seed", "40", "--replays", str(tmp_path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "3 duplicate matches of classic-single" in out
+    containers = [json.loads((tmp_path / f"game-{g:05d}.json").read_text()) for g in (1, 2, 3)]
+    assert [c["seed"] for c in containers] == [40, 41, 42]
+    for p, container in enumerate(containers):
+        assert container["format"] == "uno-arena-duplicate"
+        assert container["seating"] == [[0, 1], [1, 0]]  # the bots in the order given, rotated within
+        series = [game["extra"]["referee"]["series"] for game in container["games"]]
+        assert series == [{"game": p, "games": 3, "kept": [p > 0, p > 0]}] * 2  # one sandbox per rotation
+    assert re.search(r"greedy \(greedy_bot\) +3 ", out), out  # three matches each
 
 
 def test_replay_of_a_bad_file_is_an_error(tmp_path, capsys) -> None:
