@@ -49,6 +49,8 @@ from arena.engine.rules import RuleSet
 
 PLAYOUT_POLICY = heuristic_policy
 """How every seat plays in a playout: the engine's fast stand-in for the strategist."""
+POINTS_SCALE = 200.0
+"""Points of a hand that make its value 0 or 1 in games to a target (a hand rarely scores more)."""
 MAX_PLAYOUT = 400
 """Moves after which a playout is cut and scored by hand sizes."""
 ENDGAME = 3
@@ -87,9 +89,14 @@ def candidates(legal, hand):
     return kept
 
 
-def playout(world, seat, rng, hand_no):
+def playout(world, seat, rng, hand_no, before=None):
     """Finish hand ``hand_no`` of the world (the hand the searched option was played in: that option may
-    already have ended it) with :data:`PLAYOUT_POLICY` for every seat; the result for ``seat`` (0..1)."""
+    already have ended it) with :data:`PLAYOUT_POLICY` for every seat; the result for ``seat`` (0..1).
+
+    With ``before`` (the scores before the option, for games to a target of points) a hand that does not
+    end the game is worth its points: ``0.5`` plus half our gain less the best other seat's gain over
+    :data:`POINTS_SCALE` (so a hand won with many points beats one won with few, and a lost hand costs
+    the points we were left holding); a hand that ends the game is worth the game's result."""
     for _ in range(MAX_PLAYOUT):
         if world.is_over or world.hand_no != hand_no:
             break
@@ -100,6 +107,11 @@ def playout(world, seat, rng, hand_no):
     if world.outcome is not None:  # the game is over: its result
         top = world.outcome.places[0]
         return 1.0 / len(top) if seat in top else 0.0
+    if before is not None:
+        scores = world.scores
+        gains = [scores[s] - before[s] for s in range(len(scores))]
+        best_other = max(g for s, g in enumerate(gains) if s != seat)
+        return 0.5 + 0.5 * max(-1.0, min(1.0, (gains[seat] - best_other) / POINTS_SCALE))
     for event in reversed(world.events):
         if event["type"] == "hand_end":
             return 1.0 if event["winner"] == seat else 0.0
@@ -130,7 +142,8 @@ class SearchBot(Strategist):
             self.seconds = seconds
         self.tracker = None
         self.timeout = None
-        self.single_hand = True
+        self.searches = True
+        self.by_points = False
         self.rng = random.Random(0)
         self.rng_playout = random.Random(0)  # reseeded per round: every option meets the same opponents
 
@@ -140,9 +153,10 @@ class SearchBot(Strategist):
         self.rng = random.Random(hello.get("seed"))  # as the helper seeds it (in-process runs too)
         rules = RuleSet.from_dict(hello["rules"])
         self.tracker = ViewTracker(rules, hello["seat"], hello["players"])
-        # Games of several hands: measured much weaker with the search (16.5% of 200 games of classic
-        # against the strategist), cause not found yet; the strategist plays them alone (docs/bots.md).
-        self.single_hand = rules.scoring == "single-hand"
+        # The search plays games of one hand and games to a target of points (scored by points); under
+        # other scorings (lowest-wins, elimination) the strategist plays alone (docs/bots.md).
+        self.searches = rules.scoring in ("single-hand", "winner-takes")
+        self.by_points = rules.scoring == "winner-takes"
         self.timeout = (hello.get("limits") or {}).get("decision_timeout")
 
     def on_event(self, event):
@@ -171,7 +185,7 @@ class SearchBot(Strategist):
         near = min(sizes, default=0) <= self.endgame
         view = None
         tracker = self.tracker
-        searching = self.single_hand and len(legal) > 1 and near and "challenge" not in legal
+        searching = self.searches and len(legal) > 1 and near and "challenge" not in legal
         if tracker is not None and searching:
             view = tracker.view(obs)  # a challenge is the strategist's: worlds load bluffs as innocent
         if view is None:
@@ -215,9 +229,10 @@ class SearchBot(Strategist):
             for action in options:
                 world = sample_world(view, seed, voids)
                 hand_no = world.hand_no
+                before = list(world.scores) if self.by_points else None
                 world.apply(action, seat)
                 self.rng_playout.seed(seed)
-                values.append(playout(world, seat, self.rng_playout, hand_no))
+                values.append(playout(world, seat, self.rng_playout, hand_no, before))
             for i in range(k):
                 d = values[i] - values[prior]
                 diff[i] += d
@@ -226,7 +241,7 @@ class SearchBot(Strategist):
             if limit is not None:
                 if rounds >= limit:
                     break
-            elif rounds >= 2 and time.perf_counter() - start >= seconds * rounds / (rounds + 1):
+            elif time.perf_counter() - start >= seconds * rounds / (rounds + 1):
                 break  # the next round would likely end past the budget
         best = max(range(k), key=lambda i: (diff[i], i == prior, -i))
         mean = diff[best] / rounds

@@ -45,7 +45,7 @@ class Recording:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_it_plays_legal_moves_on_every_preset(name: str) -> None:
-    rules = PRESETS[name].replace(scoring="single-hand")  # the search is on in one-hand games only
+    rules = PRESETS[name].replace(scoring="single-hand")  # the search is on under every preset's cards
     players = max(rules.min_players, min(rules.max_players, 3))
     bots: list[Any] = [Recording(SEARCH.SearchBot(sims=6))] + [
         STRATEGIST.Strategist() for _ in range(players - 1)
@@ -53,7 +53,7 @@ def test_it_plays_legal_moves_on_every_preset(name: str) -> None:
     game = play_local(rules, bots, seed=7)  # play_local raises on an illegal action
     assert game.is_over
     assert bots[0].actions
-    full = play_local(PRESETS[name], [SEARCH.SearchBot(sims=6), *bots[1:]], seed=7)  # searchless
+    full = play_local(PRESETS[name], [SEARCH.SearchBot(sims=6), *bots[1:]], seed=7)  # its own scoring
     assert full.is_over
 
 
@@ -116,6 +116,42 @@ def test_going_out_is_worth_a_won_hand_in_games_of_one_or_several_hands(scoring:
         assert SEARCH.playout(world, 0, rng, hand_no) == 1.0
     bot = SEARCH.SearchBot(sims=40)
     assert bot.search(view, ["draw", "R0"], 0, None, prior=0) == "R0"
+
+
+def test_in_a_game_to_500_a_hand_is_worth_its_points_and_the_last_hand_the_game() -> None:
+    rng = SEARCH.random.Random(2)
+    for scores, expected_game_won in (("0,0", False), ("490,0", True)):
+        view = GOING_OUT.replace("scores:0,0", f"scores:{scores}")
+        world = SEARCH.sample_world(view, 3)
+        before = list(world.scores)
+        world.apply("R0", 0)
+        value = SEARCH.playout(world, 0, rng, 1, before)
+        if expected_game_won:
+            assert world.is_over
+            assert value == 1.0
+        else:
+            gained = world.scores[0] - before[0]
+            assert gained > 0
+            assert world.scores[1] == before[1]
+            assert value == pytest.approx(0.5 + 0.5 * min(1.0, gained / SEARCH.POINTS_SCALE))
+            assert 0.5 < value < 1.0
+
+
+@pytest.mark.parametrize(
+    ("name", "searches", "by_points"),
+    [
+        ("classic-single", True, False),
+        ("classic", True, True),
+        ("family", False, False),
+        ("elimination", False, False),
+    ],
+)
+def test_what_it_searches_and_how_it_scores_follow_the_rule_sets_scoring(
+    name: str, searches: bool, by_points: bool
+) -> None:
+    bot = SEARCH.SearchBot(sims=8)
+    play_local(PRESETS[name], [bot, STRATEGIST.Strategist()], seed=1)
+    assert (bot.searches, bot.by_points) == (searches, by_points)
 
 
 def test_candidates_keep_true_uno_calls_and_two_wild_colours() -> None:
