@@ -94,44 +94,73 @@ def version_marks(versions: Iterable[BotVersion]) -> list[dict[str, Any]]:
     return [{"t": int(v.created_at.timestamp() * 1000), "label": f"v{v.number}"} for v in versions]
 
 
-def recent_matches(participations: QuerySet[Participant], limit: int = 20) -> list[Participant]:
+@dataclass(slots=True)
+class RecentSeat:
+    """One seat of a recent match, as the recent-matches table shows it (``web.templatetags.pages``
+    ``recent_rows``): plain values, no model instances."""
+
+    match_id: int
+    rated: bool
+    duplicate: bool
+    status: str
+    ruleset_name: str
+    bot_id: int
+    bot_name: str
+    version_number: int
+    seat: int
+    place: int | None
+    score: int | None
+    rating_before: float | None
+    rating_after: float | None
+    fault_kind: str
+    #: The match's other seats in seat order: (bot id, bot name, place).
+    opponents: list[tuple[int, str, int | None]] = field(default_factory=list)
+
+    @property
+    def rating_change(self) -> float | None:
+        """Elo change of this seat (rated matches only)."""
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+
+def recent_matches(participations: QuerySet[Participant], limit: int = 20) -> list[RecentSeat]:
     """The latest ``limit`` seats of a queryset of participants, newest match first, with the match, rule
-    set, version and every seat of the match (bots) for the opponents column. Two queries."""
-    seats = Prefetch(
-        "match__participants",
-        queryset=Participant.objects.select_related("bot").only(
-            "id", "seat", "place", "match_id", "bot__id", "bot__name"
-        ),
-        to_attr="seats",
-    )
-    return list(
-        participations.select_related("match__ruleset", "bot_version", "bot")
-        .only(
-            "id",
+    set, version and the other seats of the match (bots) for the opponents column. Two queries, of values
+    (no model instances)."""
+    rows = [
+        RecentSeat(*values)
+        for values in participations.order_by("-match_id").values_list(
+            "match_id",
+            "match__rated",
+            "match__duplicate",
+            "match__status",
+            "match__ruleset__name",
+            "bot_id",
+            "bot__name",
+            "bot_version__number",
             "seat",
             "place",
             "score",
             "rating_before",
             "rating_after",
             "fault_kind",
-            "bot__id",
-            "bot__name",
-            "bot_version__id",
-            "bot_version__number",
-            "match__id",
-            "match__status",
-            "match__rated",
-            "match__duplicate",
-            "match__created_at",
-            "match__finished_at",
-            "match__decisions",
-            "match__ruleset__id",
-            "match__ruleset__slug",
-            "match__ruleset__name",
-        )
-        .prefetch_related(seats)
-        .order_by("-match_id")[:limit]
-    )
+        )[:limit]
+    ]
+    if not rows:
+        return rows
+    seats: dict[int, list[tuple[int, int, str, int | None]]] = {}
+    for match_id, seat, bot_id, bot_name, place in (
+        Participant.objects.filter(match_id__in={row.match_id for row in rows})
+        .order_by("match_id", "seat")
+        .values_list("match_id", "seat", "bot_id", "bot__name", "place")
+    ):
+        seats.setdefault(match_id, []).append((seat, bot_id, bot_name, place))
+    for row in rows:
+        row.opponents = [
+            (b, name, place) for seat, b, name, place in seats.get(row.match_id, ()) if seat != row.seat
+        ]
+    return rows
 
 
 def faults(bot: Bot, limit: int = 20) -> list[Participant]:

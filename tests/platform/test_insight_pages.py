@@ -142,3 +142,100 @@ def test_include_if_exists(rf: Any) -> None:
     assert template.render(Context({})) == "[]"
     template = Template('{% load pages %}{% include_if_exists "pagination.html" as html %}{{ html|length }}')
     assert template.render(Context({})) != ""
+
+
+#: The rows as the template loop wrote them before ``{% recent_rows %}`` (the same markup, on the fields of
+#: ``insights.RecentSeat``): the Python rows must be the same bytes, escaping and number formats included.
+_TEMPLATE_ROWS = (
+    "{% load pages %}{% for p in recent %}\n  <tr>\n"
+    '    <td class="cell-match"><a href="{% path \'match-detail\' p.match_id %}">#{{ p.match_id }}</a>'
+    '{% if not p.rated %} <span class="tag">unrated</span>{% endif %}{% if p.duplicate %} <span class="tag" '
+    'title="duplicate deals: every seat plays the same cards">dup</span>{% endif %}</td>\n'
+    '    {% if show_bot %}<td class="cell-bot"><a href="{% path \'bot-detail\' p.bot_id %}">{{ p.bot_name }}</a>'
+    ' <small class="muted">v{{ p.version_number }}</small></td>{% endif %}\n'
+    '    <td class="cell-rules">{{ p.ruleset_name }}</td>\n'
+    '    <td class="opponents" data-label="vs">{% for id, name, place in p.opponents %}<a href="{% path '
+    '\'bot-detail\' id %}">{{ name }}</a>{% if place %} <small class="muted">({{ place }})</small>{% endif %}'
+    "{% if not forloop.last %}, {% endif %}{% empty %}—{% endfor %}</td>\n"
+    '    <td class="num" data-label="place">{% if p.place == 1 %}<span class="win" title="won">1 ★</span>'
+    '{% else %}{{ p.place|default:"—" }}{% endif %}</td>\n'
+    '    <td class="num" data-label="score">{{ p.score|default_if_none:"—" }}</td>\n'
+    '    <td class="num" data-label="Elo">{% if p.rating_change is not None %}<span class="{% if '
+    'p.rating_change >= 0 %}up{% else %}down{% endif %}">{{ p.rating_change|floatformat:"+1" }}</span>'
+    "{% else %}—{% endif %}</td>\n"
+    '    <td class="cell-watch">{% if p.status == "finished" %}<a class="watch" href="{% path \'match-detail\' '
+    'p.match_id %}#replay-viewer">▶ Watch</a>{% if p.fault_kind %} <span class="tag fault">{{ p.fault_kind }}'
+    '</span>{% endif %}{% else %}<span class="status {{ p.status }}">{{ p.status }}</span>{% endif %}</td>\n'
+    '  </tr>\n  {% empty %}<tr><td colspan="{% if show_bot %}8{% else %}7{% endif %}">No matches yet.</td>'
+    "</tr>{% endfor %}"
+)
+
+
+def test_recent_rows_are_what_the_template_wrote() -> None:
+    from django.template import engines
+
+    from web.templatetags.pages import recent_rows
+
+    seat = insights.RecentSeat
+    recent = [
+        seat(
+            12,
+            True,
+            False,
+            "finished",
+            "Classic",
+            3,
+            "a<b>&c",
+            2,
+            0,
+            1,
+            120,
+            1500.0,
+            1512.25,
+            "",
+            [(4, 'x"y', 2), (5, "zed", 3)],
+        ),
+        seat(
+            11,
+            False,
+            True,
+            "finished",
+            "Tom & Jerry",
+            3,
+            "mine",
+            1,
+            1,
+            2,
+            0,
+            None,
+            None,
+            "timeout",
+            [(4, "other", 1)],
+        ),
+        seat(10, True, False, "running", "Classic", 3, "mine", 1, 1, None, None, 1500.0, 1499.95, "", []),
+        seat(
+            9, True, False, "queued", "<i>", 3, "mine", 1, 0, None, None, 1510.0, 1490.0, "", [(6, "q", None)]
+        ),
+        seat(
+            8,
+            True,
+            True,
+            "failed",
+            "Classic",
+            3,
+            "mine",
+            3,
+            2,
+            3,
+            -5,
+            1500.0,
+            1500.0,
+            "crash",
+            [(7, "a", 3), (8, "b", 1)],
+        ),
+    ]
+    reference = engines["django"].from_string(_TEMPLATE_ROWS)
+    for show_bot in (False, True):
+        for rows in (recent, []):
+            assert recent_rows(rows, show_bot) == reference.render({"recent": rows, "show_bot": show_bot})
+    assert "a&lt;b&gt;&amp;c" in recent_rows(recent, True)

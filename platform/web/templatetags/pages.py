@@ -1,17 +1,23 @@
-"""Template helpers of the site's pages: optional includes, the opponents of a seat, and ``{% path %}``."""
+"""Template helpers of the site's pages: optional includes, the rows of the recent-matches table, and
+``{% path %}``."""
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django import template
 from django.template import TemplateDoesNotExist
+from django.template.defaultfilters import floatformat
 from django.template.loader import get_template
 from django.urls import get_script_prefix, reverse
+from django.utils.html import escape
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
+
+if TYPE_CHECKING:
+    from web.insights import RecentSeat
 
 register = template.Library()
 
@@ -57,10 +63,60 @@ def include_if_exists(context: template.Context, name: str) -> SafeString:
     return mark_safe(found.render(values, request).strip())  # noqa: S308 (a rendered template)
 
 
-@register.filter
-def opponents(seat: Any) -> list[Any]:
-    """The other seats of a participant's match (``recent_matches`` prefetches them as ``match.seats``)."""
-    return [other for other in getattr(seat.match, "seats", []) if other.seat != seat.seat]
+def _row(seat: RecentSeat, show_bot: bool) -> str:
+    """One ``<tr>`` of the recent-matches table, with the whitespace the template had around it."""
+    match_url = path("match-detail", seat.match_id)
+    tags = ("" if seat.rated else ' <span class="tag">unrated</span>') + (
+        ' <span class="tag" title="duplicate deals: every seat plays the same cards">dup</span>'
+        if seat.duplicate
+        else ""
+    )
+    bot = (
+        f'<td class="cell-bot"><a href="{path("bot-detail", seat.bot_id)}">{escape(seat.bot_name)}</a> '
+        f'<small class="muted">v{seat.version_number}</small></td>'
+        if show_bot
+        else ""
+    )
+    opponents = ", ".join(
+        f'<a href="{path("bot-detail", bot_id)}">{escape(name)}</a>'
+        + (f' <small class="muted">({place})</small>' if place else "")
+        for bot_id, name, place in seat.opponents
+    )
+    place = '<span class="win" title="won">1 ★</span>' if seat.place == 1 else (seat.place or "—")
+    score = "—" if seat.score is None else seat.score
+    change = seat.rating_change
+    elo = (
+        "—"
+        if change is None
+        else f'<span class="{"up" if change >= 0 else "down"}">{floatformat(change, "+1")}</span>'
+    )
+    status = escape(seat.status)
+    if seat.status == "finished":
+        watch = f'<a class="watch" href="{match_url}#replay-viewer">▶ Watch</a>' + (
+            f' <span class="tag fault">{escape(seat.fault_kind)}</span>' if seat.fault_kind else ""
+        )
+    else:
+        watch = f'<span class="status {status}">{status}</span>'
+    return (
+        f'\n  <tr>\n    <td class="cell-match"><a href="{match_url}">#{seat.match_id}</a>{tags}</td>\n'
+        f"    {bot}\n"
+        f'    <td class="cell-rules">{escape(seat.ruleset_name)}</td>\n'
+        f'    <td class="opponents" data-label="vs">{opponents or "—"}</td>\n'
+        f'    <td class="num" data-label="place">{place}</td>\n'
+        f'    <td class="num" data-label="score">{score}</td>\n'
+        f'    <td class="num" data-label="Elo">{elo}</td>\n'
+        f'    <td class="cell-watch">{watch}</td>\n  </tr>\n  '
+    )
+
+
+@register.simple_tag
+def recent_rows(recent: list[RecentSeat], show_bot: bool) -> SafeString:
+    """The rows of the recent-matches table (``web/_recent_seats.html``) built in one pass in Python from
+    ``web.insights.recent_matches``' plain values: the template engine cost ~0.25 ms a row (a dozen links,
+    tags and filters each), most of a cold bot page. Names are escaped as ``{{ }}`` escapes them."""
+    if not recent:
+        return mark_safe(f'<tr><td colspan="{8 if show_bot else 7}">No matches yet.</td></tr>')  # noqa: S308
+    return mark_safe("".join(_row(seat, show_bot) for seat in recent))  # noqa: S308 (escaped above)
 
 
 @register.filter
