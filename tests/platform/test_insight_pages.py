@@ -239,3 +239,46 @@ def test_recent_rows_are_what_the_template_wrote() -> None:
         for rows in (recent, []):
             assert recent_rows(rows, show_bot) == reference.render({"recent": rows, "show_bot": show_bot})
     assert "a&lt;b&gt;&amp;c" in recent_rows(recent, True)
+
+
+#: A bot page's rating rows as the template loop wrote them before ``{% rating_rows %}``.
+_TEMPLATE_RATING_ROWS = """{% load humanize pages %}{% for rs, r in rows %}
+  <tr{% if not r %} class="quiet"{% endif %}>
+    <td><a href="{% path 'leaderboard' rs.slug %}">{{ rs.name }}</a></td>
+    {% if r %}
+    <td class="num"><b>{{ r.elo|floatformat:0 }}</b>{% if r.provisional %} <span class="tag" title="fewer than 20 rated games">prov.</span>{% endif %}</td>
+    <td class="num">{{ r.games }}</td>
+    <td class="num">{% if r.win_rate is not None %}{% widthratio r.wins r.games 100 %}%{% else %}—{% endif %}</td>
+    <td>{{ r.last_played|naturaltime|default:"—" }}</td>
+    {% else %}<td class="num muted">—</td><td class="num">0</td><td class="num">—</td><td>—</td>{% endif %}
+  </tr>
+  {% endfor %}"""
+
+
+def test_rating_rows_are_what_the_template_wrote() -> None:
+    from datetime import timedelta
+
+    from django.template import engines
+    from django.utils import timezone
+
+    from ratings.models import Rating
+    from web.templatetags.pages import rating_rows
+
+    now = timezone.now()
+    rows = [
+        (RuleSet(slug="classic", name="Classic"), Rating(elo=1612.5, games=40, wins=13, last_played=now)),
+        (
+            RuleSet(slug="tom-jerry", name="Tom & <Jerry>"),
+            Rating(elo=1499.49, games=3, wins=2, last_played=None),
+        ),
+        (RuleSet(slug="a_b-9", name="Fresh"), Rating(elo=1500.0, games=0, wins=0, last_played=None)),
+        (
+            RuleSet(slug="old", name="Old"),
+            Rating(elo=1380.0, games=25, wins=1, last_played=now - timedelta(days=9)),
+        ),
+        (RuleSet(slug="none", name="None yet"), None),
+    ]
+    reference = engines["django"].from_string(_TEMPLATE_RATING_ROWS)
+    assert rating_rows(rows) == reference.render({"rows": rows})
+    assert rating_rows([]) == ""
+    assert "Tom &amp; &lt;Jerry&gt;" in rating_rows(rows)
