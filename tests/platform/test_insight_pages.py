@@ -92,8 +92,12 @@ def test_bot_page_queries_do_not_grow(
         client.get(f"/bots/{bot.pk}/")
     for i in range(5):
         _rated(classic, [field[1], bot, field[3]], 40 + i)
+    newcomers = [make_bot(field[2].owner, f"newcomer{i}") for i in range(3)]
+    _rated(classic, [bot, *newcomers], 50)  # opponents never seen before on the page
     with django_assert_num_queries(8):
-        client.get(f"/bots/{bot.pk}/")
+        page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert all(f'href="/bots/{b.pk}/">{b.name}</a>' in page for b in newcomers)
+    assert page.count("▶ Watch") == 15
 
 
 def test_player_page(client: Client, field: list[Bot], owner: Any, django_assert_num_queries: Any) -> None:
