@@ -1,6 +1,6 @@
 """The docker runner's pool of started, waiting containers (:mod:`sandbox.docker_pool`): a waiting
-container runs nothing of any bot before it is taken, is taken once (one bot, one match) and removed by
-its connection; the pool is bounded, drops dead and stale containers, and removes the rest at exit."""
+container runs nothing of any bot before it is taken, is taken once (one bot, one match) and removed
+once its connection is closed; the pool is bounded, drops dead and stale containers, and removes the rest at exit."""
 
 from __future__ import annotations
 
@@ -247,8 +247,15 @@ def test_a_waiting_container_serves_one_bot_then_is_removed(docker_runner: Any) 
             assert cmdline[:2] == [b"python3", b"echo.py"]  # the shell exec'd the bot
         finally:
             conn.close()
-        with pytest.raises(docker.errors.NotFound):
-            docker_runner.client.api.inspect_container(conn.container_id)
+
+        def removed(container_id: str = conn.container_id) -> bool:
+            try:
+                docker_runner.client.api.inspect_container(container_id)
+            except docker.errors.NotFound:
+                return True
+            return False
+
+        wait_for(removed, 10.0)  # by the background remover, soon after
     wait_for(lambda: pool.made >= made + 3, 60.0)  # refilled
     assert pool.waiting() <= pool.size
 

@@ -125,11 +125,19 @@ def test_close_leaves_nothing_behind(runner: Runner) -> None:
     assert all(not Path(d).exists() for d in temp_dirs)
     if cgroup is not None:
         assert all(not d.exists() for d in cgroup.dirs)
-    if container_id is not None:
+    if container_id is not None:  # dead at once (above); removed soon after, in the background
         import docker.errors
 
-        with pytest.raises(docker.errors.NotFound):
-            conn.client.api.inspect_container(container_id)  # type: ignore[attr-defined]
+        api = conn.client.api  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10.0
+        while True:
+            try:
+                state = api.inspect_container(container_id)["State"]
+            except docker.errors.NotFound:
+                break
+            assert not state["Running"] or time.monotonic() - started < 2.0
+            assert time.monotonic() < deadline, "the closed container was not removed"
+            time.sleep(0.05)
 
 
 def test_private_bot_folder_is_staged_and_removed(runner: Runner, tmp_path: Path) -> None:
@@ -256,6 +264,7 @@ def test_a_container_that_cannot_be_removed_yet_does_not_stop_a_start(
 def test_closing_retries_a_container_that_cannot_be_removed_yet(monkeypatch: pytest.MonkeyPatch) -> None:
     import docker.errors
 
+    from sandbox import docker_remover
     from sandbox.docker import DockerRunner
 
     runner = ready_runner("docker")
@@ -272,7 +281,8 @@ def test_closing_retries_a_container_that_cannot_be_removed_yet(monkeypatch: pyt
         real_remove(container, **kwargs)
 
     monkeypatch.setattr(api, "remove_container", refuse_twice)
-    conn.close()  # no exception: the third try removes it
+    conn.close()  # no exception: the background remover's third try removes it
+    assert docker_remover.flush(30.0)
     assert len(refused) == 2
     with pytest.raises(docker.errors.NotFound):
         api.inspect_container(refused[0])
