@@ -322,7 +322,9 @@ class DockerConnection(PipeConnection):
         if not dead:
             dead = self._kill_through_engine()
         remover = docker_remover.remover()
-        handed_over = dead and remover.submit(self.client, self.container_id)
+        handed_over = dead and remover.submit(self.client, self.container_id, self._temp_dirs)
+        if handed_over:
+            self._temp_dirs = ()  # the remover deletes them, after the container
         # Not the match's fault if removing fails: its result stands; the sweep removes it later.
         if not handed_over and not docker_remover.remove(self.client, self.container_id, REMOVE_ATTEMPTS):
             remover.leave(self.client, self.container_id)

@@ -3,8 +3,9 @@
 Removing a container (``docker rm``: dockerd and containerd unmount its root, delete its folders and its
 cgroup) takes tens of milliseconds per container, and a table's four seats queue in dockerd. The bot is
 already dead by then: :meth:`sandbox.docker.DockerConnection.close` kills the container's processes and
-closes its pipes itself, synchronously, and only then hands the stopped container to this process's
-:class:`Remover` (one daemon thread, a queue): ``close()`` returns without waiting for dockerd.
+closes its pipes itself, synchronously, and only then hands the stopped container and its staged folder
+(deleting it took tens of milliseconds more while dockerd tore the container down) to this process's
+:class:`Remover` (one daemon thread, a queue): ``close()`` returns without waiting for either.
 
 Guarantees: a container handed over is removed soon after (tried :data:`ATTEMPTS` times, as the
 connection did before); the queue is bounded (:data:`MAX_PENDING`: when it is full, :meth:`Remover.submit`
@@ -24,9 +25,13 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import docker.errors
+
+from sandbox.connection import remove_tree
 
 log = logging.getLogger(__name__)
 
@@ -69,20 +74,21 @@ class Remover:
         self._pid = os.getpid()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._queue: collections.deque[tuple[Any, str]] = collections.deque()
+        self._queue: collections.deque[tuple[Any, str, tuple[Path, ...]]] = collections.deque()
         self._in_progress = 0
         self._failed: dict[str, Any] = {}
         self._thread: threading.Thread | None = None
         self.removed = 0
         """Containers removed by the thread so far (for tests and the benchmark)."""
 
-    def submit(self, client: Any, container_id: str) -> bool:
-        """Queue ``container_id`` (a stopped container) for removal through ``client``; False (nothing
-        queued) when :attr:`max_pending` containers are queued or being removed already."""
+    def submit(self, client: Any, container_id: str, folders: Iterable[Path] = ()) -> bool:
+        """Queue ``container_id`` (a stopped container) for removal through ``client``, then its staged
+        ``folders`` (deleted whether or not the container could be removed: nothing of the bot runs any
+        more); False (nothing queued) when :attr:`max_pending` containers are queued or being removed."""
         with self._lock:
             if len(self._queue) + self._in_progress >= self.max_pending:
                 return False
-            self._queue.append((client, container_id))
+            self._queue.append((client, container_id, tuple(folders)))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="docker remover", daemon=True)
                 self._thread.start()
@@ -130,13 +136,18 @@ class Remover:
             with self._lock:
                 while not self._queue:
                     self._changed.wait()
-                client, container_id = self._queue.popleft()
+                client, container_id, folders = self._queue.popleft()
                 self._in_progress += 1
             try:
                 gone = remove(client, container_id)
             except BaseException:  # never lose the container: the sweep retries it
                 gone = False
                 log.exception("removing bot container %s failed", container_id[:12])
+            for folder in folders:  # a leftover is swept by sandbox.botdir.sweep once we are gone
+                try:
+                    remove_tree(folder)
+                except Exception:
+                    log.exception("removing %s failed", folder)
             with self._lock:
                 self._in_progress -= 1
                 if gone:

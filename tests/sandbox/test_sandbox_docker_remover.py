@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -71,13 +72,19 @@ def test_a_full_remover_refuses_so_that_the_caller_removes() -> None:
     assert client.api.removed == ["a", "b", "c"]
 
 
-def test_a_container_the_remover_gives_up_on_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_container_the_remover_gives_up_on_is_remembered(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(docker_remover, "RETRY_PAUSE", 0.01)
     client = FakeClient()
     client.api.refuse = True
     remover = docker_remover.Remover()
-    assert remover.submit(client, "stuck")
+    folder = tmp_path / "staged"
+    (folder / "bot").mkdir(parents=True)
+    (folder / "bot" / "bot.py").write_text("x")
+    assert remover.submit(client, "stuck", [folder])
     assert remover.flush(10.0)  # the queue empties; the container stays
+    assert not folder.exists()  # its folder is deleted all the same (nothing of the bot runs)
     assert remover.failed() == {"stuck": client}
     assert client.api.removed == []
     client.api.refuse = False
@@ -129,23 +136,31 @@ def test_close_kills_the_bot_at_once_and_the_container_goes_soon_after(docker_ru
     procs = snapshot(bot_processes(conn))
     assert len(procs) >= 2
     api = conn.client.api
+    folders = list(conn._temp_dirs)
+    assert folders
+    pipes = {fd: file_id(fd) for fd in (conn._wfd, conn._rfd)}
+    assert all(pipes.values())
     started = time.monotonic()
     conn.close()
     closed_in = time.monotonic() - started
     assert survivors(procs) == set()  # every process of the bot is dead when close() returns
-    assert all(fd_closed(fd) for fd in (conn._wfd, conn._rfd))  # and its pipes are closed
+    assert all(file_id(fd) != was for fd, was in pipes.items())  # and its pipes are closed
     wait_gone(api, conn.container_id, 10.0)
+    assert docker_remover.flush(10.0)
+    assert not any(folder.exists() for folder in folders)
     assert closed_in < 3.0
 
 
-def fd_closed(fd: int) -> bool:
+def file_id(fd: int) -> tuple[int, int] | None:
+    """(device, inode) of what ``fd`` is open on, or None if it is closed (another thread may have
+    reused the number meanwhile: then it names another file)."""
     import os
 
     try:
-        os.fstat(fd)
+        info = os.fstat(fd)
     except OSError:
-        return True
-    return False  # (reused by another file meanwhile: not ours to judge; rare in a test)
+        return None
+    return (info.st_dev, info.st_ino)
 
 
 @pytest.mark.docker
