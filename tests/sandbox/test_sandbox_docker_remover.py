@@ -9,14 +9,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_support import HOSTILE_DIR, bot_processes, echo_spec, ready_runner, snapshot, survivors
+from sandbox_support import HOSTILE_DIR, bot_processes, echo_spec, snapshot, survivors
 
-from sandbox import docker_pool, docker_remover
+from sandbox import docker_remover
 
 # -- the remover itself, with a stand-in client ----------------------------------------------------------
 
@@ -94,15 +93,6 @@ def test_a_container_the_remover_gives_up_on_is_remembered(
 
 
 # -- under docker ----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def docker_runner() -> Iterator[Any]:
-    """The docker runner; pools emptied and the remover flushed before and after."""
-    runner = ready_runner("docker")
-    docker_pool.close_pools()
-    yield runner
-    docker_pool.close_pools()
 
 
 def our_containers(runner: Any) -> dict[str, str]:

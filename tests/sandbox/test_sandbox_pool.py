@@ -10,14 +10,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sandbox_support import BOTS_DIR, echo_spec, ready_runner
+from sandbox_support import BOTS_DIR, echo_spec
 
 from sandbox import botdir, docker_pool
 from sandbox.base import Limits
@@ -192,15 +191,6 @@ def test_an_empty_stage_filled_later_holds_what_stage_copies() -> None:
 
 
 # -- under docker ----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def docker_runner() -> Iterator[Any]:
-    """The docker runner with a pool of its own (emptied before and after)."""
-    runner = ready_runner("docker")
-    docker_pool.close_pools()
-    yield runner
-    docker_pool.close_pools()
 
 
 def waiting_ids(runner: Any) -> set[str]:
