@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import select
 import signal
 import socket
 import threading
@@ -30,7 +31,7 @@ import docker
 import docker.errors
 from docker.types import LogConfig, Ulimit
 
-from sandbox import docker_pool, runtimes, seccomp
+from sandbox import docker_pool, docker_remover, runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import SWEEP_EVERY, Staged, fill, owner_identity, owner_is_gone, stage, stage_empty
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
@@ -39,8 +40,11 @@ from sandbox.errors import BotFolderTooLarge, SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 
-REMOVE_ATTEMPTS = 3
-"""Tries at removing a closed bot's container before it is left to the sweep of dead referees' leftovers."""
+REMOVE_ATTEMPTS = docker_remover.ATTEMPTS
+"""Tries at removing a closed bot's container before it is left to the sweep (by the background remover,
+or by :meth:`DockerConnection.close` itself when it cannot hand the container over)."""
+KILL_WAIT = 5.0
+"""Seconds :meth:`DockerConnection.close` waits for the killed container's processes to be gone."""
 
 RUNTIME_ENV = "UNO_ARENA_DOCKER_RUNTIME"
 IO_ENV = "UNO_ARENA_DOCKER_IO"
@@ -299,26 +303,50 @@ class DockerConnection(PipeConnection):
                 signal.pidfd_send_signal(fd, signal.SIGKILL)
 
     def _kill(self) -> None:
+        """Kill the container's processes and wait for them to be gone, then hand the stopped container
+        to the background remover (:mod:`sandbox.docker_remover`): dockerd's removal is off the match's
+        critical path. Where the processes cannot be shown dead (no pidfd, the engine's kill failed) or
+        the remover is full, the container is removed here, as before."""
         self._stop_watch.set()
         fd, self._pidfd = self._pidfd, None
+        dead = False
         if fd is not None:
-            with contextlib.suppress(ProcessLookupError, OSError):
-                signal.pidfd_send_signal(fd, signal.SIGKILL)
-            os.close(fd)
-        for attempt in range(REMOVE_ATTEMPTS):
             try:
-                self.client.api.remove_container(self.container_id, force=True, v=True)
-                break
-            except docker.errors.NotFound:
-                break
-            except docker.errors.APIError as exc:  # "is zombie and can not be killed" (gVisor, for a while)
-                if attempt == REMOVE_ATTEMPTS - 1:
-                    # Not the match's fault: its result stands; the sweep removes it once this worker is gone.
-                    log.warning("could not remove bot container %s (%s)", self.container_id[:12], exc)
-                else:
-                    time.sleep(0.5)
+                with contextlib.suppress(ProcessLookupError, OSError):
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+                # Readable once the pid namespace's init has exited, which the kernel lets happen only
+                # after every other process of the namespace (the whole bot) has exited.
+                dead = bool(select.select([fd], [], [], KILL_WAIT)[0])
+            finally:
+                os.close(fd)
+        if not dead:
+            dead = self._kill_through_engine()
+        remover = docker_remover.remover()
+        handed_over = dead and remover.submit(self.client, self.container_id, self._temp_dirs)
+        if handed_over:
+            self._temp_dirs = ()  # the remover deletes them, after the container
+        # Not the match's fault if removing fails: its result stands; the sweep removes it later.
+        if not handed_over and not docker_remover.remove(self.client, self.container_id, REMOVE_ATTEMPTS):
+            remover.leave(self.client, self.container_id)
         if self._status is None:
             self._status = -9
+
+    def _kill_through_engine(self) -> bool:
+        """SIGKILL the container through dockerd (gVisor: its first host process is gVisor's own) and wait
+        until it is not running; whether it stopped."""
+        try:
+            self.client.api.kill(self.container_id, "SIGKILL")
+        except docker.errors.NotFound:
+            return False  # gone already (or never there): remove() says which
+        except docker.errors.APIError:
+            pass  # "is not running" (it exited by itself), or gVisor's "zombie": the state says
+        except Exception:
+            return False
+        try:
+            self.client.api.wait(self.container_id, timeout=KILL_WAIT, condition="not-running")
+            return not self.client.api.inspect_container(self.container_id)["State"]["Running"]
+        except Exception:
+            return False
 
     def _close_fds(self) -> None:
         if self._sockets:
@@ -486,8 +514,14 @@ class DockerRunner(Runner):
 
     def sweep(self) -> list[str]:
         """Remove (by full id) the bot containers whose owner, a referee process, has died without
-        closing them (a killed worker): a docker bot does not die with its referee. Returns their ids."""
+        closing them (a killed worker): a docker bot does not die with its referee; and this process's
+        closed containers that the background remover could not remove. Returns their ids."""
         removed = []
+        remover = docker_remover.remover()
+        for container_id, client in remover.failed().items():  # this process's, given up on by the remover
+            if docker_remover.remove(client, container_id, attempts=1):
+                remover.forget(container_id)
+                removed.append(container_id)
         for row in self.client.api.containers(all=True, filters={"label": OWNER_LABEL}):
             if owner_is_gone((row.get("Labels") or {}).get(OWNER_LABEL, "")):
                 try:

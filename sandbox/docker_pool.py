@@ -7,15 +7,15 @@ the runtime image (:data:`WAIT_COMMAND`), waiting on its stdin fifo for one line
 one copies the bot into its (still empty, already bound) ``/bot`` and writes the command: the shell
 ``exec``\\ s the bot, which then reads its ``hello`` from the same fifo. Nothing of any bot ever ran in a
 waiting container, and a container is taken once: it serves one bot for one match (or one series), then
-the connection removes it as usual.
+the connection kills it and hands it to the background remover as usual.
 
 Bounded (:data:`POOL_ENV`, default :data:`DEFAULT_SIZE` containers per process, all keys together);
 refilled by one background thread once no bot of this process has been in play for :data:`QUIET`
 seconds (so that starting containers never takes CPU from bots that are thinking, nor from the next
 match's own starts: the refill runs only in a pause between matches); idle containers older than :data:`MAX_IDLE` seconds
-are replaced; :func:`close_pools` (run at exit) removes them all. A killed worker's waiting containers
-carry its owner label and staged folders like any bot's, so the runner's sweep of leftovers and
-:func:`sandbox.botdir.sweep` remove them. A forked child never takes its parent's containers (a pool
+are replaced; :func:`close_pools` (run at exit) removes them all and flushes the background remover
+(:mod:`sandbox.docker_remover`). A killed worker's waiting containers carry its owner label and staged
+folders like any bot's, so the runner's sweep of leftovers and :func:`sandbox.botdir.sweep` remove them. A forked child never takes its parent's containers (a pool
 belongs to the process that made it).
 """
 
@@ -30,6 +30,8 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
+
+from sandbox import docker_remover
 
 log = logging.getLogger(__name__)
 
@@ -266,12 +268,14 @@ def pool_for(owner: Hashable, size: int, make: Callable[[Hashable], Any]) -> Con
 
 
 def close_pools() -> None:
-    """Remove every waiting container of this process (registered to run at exit)."""
+    """Remove every waiting container of this process, and wait for the background remover to remove
+    every closed one (:func:`sandbox.docker_remover.flush`); registered to run at exit."""
     with _pools_lock:
         pools = list(_pools.values())
         _pools.clear()
     for pool in pools:
         pool.close()
+    docker_remover.flush()
 
 
 atexit.register(close_pools)

@@ -32,20 +32,37 @@ def _best_colour(game: Game, seat: int) -> int:
     return max(range(4), key=counts.__getitem__)
 
 
-def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
-    """Play the highest-value playable card (declaring UNO when it leaves one card, naming the colour it
-    holds most of); say UNO, catch, slap and jump in whenever it can; never challenge; swap with the
-    smallest hand."""
+def _routine(game: Game, seat: int, legal: list[str]) -> str:
+    """The choices greedy and heuristic make alike ("" for a choice of cards): a forced move; say UNO,
+    catch and slap whenever possible; name the colour held most; swap with the smallest hand."""
     if len(legal) == 1:
         return legal[0]
     for always in ("slap", "catch", "say_uno"):
         if always in legal:
             return always
-    last_but_one = len(game.hands[seat]) == 2
     if legal[0].startswith("color:"):
         return legal[_best_colour(game, seat)]
     if legal[0].startswith("swap:"):
         return min(legal, key=lambda a: len(game.hands[int(a[5:])]))
+    return ""
+
+
+def _no_play(legal: list[str]) -> str:
+    """What to do when no card is chosen: take the penalty, draw, keep the drawn card or pass."""
+    for fallback in ("take", "draw", "keep", "pass"):
+        if fallback in legal:
+            return fallback
+    return legal[0]
+
+
+def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
+    """Play the highest-value playable card (declaring UNO when it leaves one card, naming the colour it
+    holds most of); say UNO, catch, slap and jump in whenever it can; never challenge; swap with the
+    smallest hand."""
+    routine = _routine(game, seat, legal)
+    if routine:
+        return routine
+    last_but_one = len(game.hands[seat]) == 2
     best = ""
     best_value = -1
     colour = "RYGB"[_best_colour(game, seat)]
@@ -60,12 +77,7 @@ def greedy_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -
         value = CARDS[parsed.card].points * 2 + parsed.uno
         if value > best_value:
             best, best_value = action, value
-    if best:
-        return best
-    for fallback in ("take", "draw", "keep", "pass"):
-        if fallback in legal:
-            return fallback
-    return legal[0]
+    return best or _no_play(legal)
 
 
 def _next_in_hand(game: Game, seat: int) -> int:
@@ -83,16 +95,9 @@ def heuristic_policy(game: Game, seat: int, legal: list[str], rng: random.Random
     seat with draws, skips and reverses when it holds two cards or fewer, dump points otherwise; name the
     colour held most; play a playable drawn card; say UNO, catch, slap and jump in whenever it can; never
     challenge; swap with the smallest hand."""
-    if len(legal) == 1:
-        return legal[0]
-    for always in ("slap", "catch", "say_uno"):
-        if always in legal:
-            return always
-    first = legal[0]
-    if first.startswith("color:"):
-        return legal[_best_colour(game, seat)]
-    if first.startswith("swap:"):
-        return min(legal, key=lambda a: len(game.hands[int(a[5:])]))
+    routine = _routine(game, seat, legal)
+    if routine:
+        return routine
     hand = game.hands[seat]
     last_but_one = len(hand) == 2
     counts = [0, 0, 0, 0]
@@ -124,12 +129,7 @@ def heuristic_policy(game: Game, seat: int, legal: list[str], rng: random.Random
         value += parsed.uno
         if value > best_value:
             best, best_value = action, value
-    if best:
-        return best
-    for fallback in ("take", "draw", "keep", "pass"):
-        if fallback in legal:
-            return fallback
-    return legal[0]
+    return best or _no_play(legal)
 
 
 def rlcard_like_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:

@@ -391,3 +391,37 @@ def celery_worker(live_services: dict[str, str], tmp_path: Path) -> Iterator[Cal
     for worker in workers:
         worker.stop()
         sys.stdout.write(f"\n--- {worker.name} log (last 3000 characters) ---\n{worker.log()[-3000:]}\n")
+
+
+def kill_after_first_recorded(doomed: Any, ids: list[int], timeout: float, what: str) -> None:
+    """Wait until the first of a series' matches ``ids`` is recorded, let the next one get under way (its
+    bots thinking), SIGKILL the ``doomed`` worker, wait for its bots to go, and check that the first stays
+    finished while the others are left running (for the reaper)."""
+    from matches.models import Match, MatchStatus
+
+    wait_for(lambda: Match.objects.filter(pk=ids[0], status=MatchStatus.FINISHED).exists(), timeout, what)
+    time.sleep(1.5)
+    sandboxes = doomed.descendants() - doomed.group_pids()
+    assert sandboxes, "the bots of the series are running"
+    doomed.kill()
+    wait_for(lambda: not alive(sandboxes), 30, "the killed worker's bots to go")
+    states = dict(Match.objects.filter(pk__in=ids).values_list("pk", "status"))
+    assert states == {pk: MatchStatus.FINISHED if pk == ids[0] else MatchStatus.RUNNING for pk in ids}
+
+
+def rescue(celery_worker: Callable[..., Any], ids: list[int], timeout: float, what: str) -> Any:
+    """Start a worker whose beat runs only the reaper (every second, after 20 s) and wait until every one of
+    ``ids`` is finished; the rescuing worker."""
+    from django_celery_beat.models import PeriodicTask
+
+    from matches.models import Match, MatchStatus
+
+    PeriodicTask.objects.exclude(task="matches.tasks.reap_stale_matches").update(enabled=False)
+    rescuer = celery_worker(
+        beat=True, UNO_ARENA_REAP_EVERY="1", UNO_ARENA_REAP_AFTER="20", UNO_ARENA_LADDER="0"
+    )
+    done = len(ids)
+    wait_for(
+        lambda: Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() == done, timeout, what
+    )
+    return rescuer

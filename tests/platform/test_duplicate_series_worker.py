@@ -6,19 +6,23 @@ on CI), as in ``test_series_worker.py``."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django_celery_beat.models import PeriodicTask
 
 from bots.models import BotVersion, SmokeStatus
 from bots.services import create_version
-from matches.models import Match, MatchStatus, Replay
+from matches.models import Match, Replay
 from rulesets.models import RuleSet
 from tests.platform.factories import make_bot
-from tests.platform.live_support import CeleryWorker, alive, redis_broker, wait_for
+from tests.platform.live_support import (
+    CeleryWorker,
+    kill_after_first_recorded,
+    redis_broker,
+    rescue,
+    wait_for,
+)
 from tests.platform.test_series_worker import SLOW_SECOND
 from versiontests.models import TestMatch, VersionTest
 from versiontests.models import TestStatus as Verdict
@@ -52,32 +56,9 @@ def test_a_worker_killed_mid_version_series_keeps_the_pairs_recorded(
         ids = list(TestMatch.objects.filter(test=test).order_by("index").values_list("match_id", flat=True))
         assert len(set(Match.objects.filter(pk__in=ids).values_list("series", flat=True))) == 1
         doomed = celery_worker(UNO_ARENA_LADDER="0")
-        wait_for(
-            lambda: Match.objects.filter(pk=ids[0], status=MatchStatus.FINISHED).exists(),
-            120,
-            "the first pair of the series to be recorded",
-        )
-        time.sleep(1.5)  # pair 1's second rotation is under way, its bots thinking
-        sandboxes = doomed.descendants() - doomed.group_pids()
-        assert sandboxes, "the bots of the series are running"
-        doomed.kill()
-        wait_for(lambda: not alive(sandboxes), 30, "the killed worker's bots to go")
-        states = dict(Match.objects.filter(pk__in=ids).values_list("pk", "status"))
-        assert states == {
-            ids[0]: MatchStatus.FINISHED,
-            ids[1]: MatchStatus.RUNNING,
-            ids[2]: MatchStatus.RUNNING,
-        }
-
-        PeriodicTask.objects.exclude(task="matches.tasks.reap_stale_matches").update(enabled=False)
-        rescuer = celery_worker(
-            beat=True, UNO_ARENA_REAP_EVERY="1", UNO_ARENA_REAP_AFTER="20", UNO_ARENA_LADDER="0"
-        )
-        wait_for(
-            lambda: Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() == 3,
-            180,
-            "the rest of the series to be played",
-        )
+        # Killed in pair 1's second rotation, after the first was recorded.
+        kill_after_first_recorded(doomed, ids, 120, "the first pair of the series to be recorded")
+        rescuer = rescue(celery_worker, ids, 180, "the rest of the series to be played")
         wait_for(
             lambda: not VersionTest.objects.get(pk=test.pk).is_running,
             30,

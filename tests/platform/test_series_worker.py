@@ -5,19 +5,22 @@ services skip (and fail on CI), as in ``test_worker_integration.py``."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django_celery_beat.models import PeriodicTask
 
 from ladder.tables import Seat, create_tables
-from matches.models import Match, MatchStatus, Origin, Replay
+from matches.models import Match, Origin, Replay
 from ratings.models import Rating
 from rulesets.models import RuleSet
 from tests.platform.factories import make_bot
-from tests.platform.live_support import CeleryWorker, alive, redis_broker, wait_for
+from tests.platform.live_support import (
+    CeleryWorker,
+    kill_after_first_recorded,
+    redis_broker,
+    rescue,
+)
 
 pytestmark = [
     pytest.mark.redis,
@@ -64,32 +67,9 @@ def test_a_worker_killed_mid_series_keeps_the_games_recorded(
         )
         ids = [m.pk for m in sorted(games, key=lambda m: m.pk)]
         doomed = celery_worker(UNO_ARENA_LADDER="0")
-        wait_for(
-            lambda: Match.objects.filter(pk=ids[0], status=MatchStatus.FINISHED).exists(),
-            90,
-            "the first game of the series to be recorded",
-        )
-        time.sleep(1.5)  # the second game is under way, its bots thinking
-        sandboxes = doomed.descendants() - doomed.group_pids()
-        assert sandboxes, "the bots of the series are running"
-        doomed.kill()
-        wait_for(lambda: not alive(sandboxes), 30, "the killed worker's bots to go")
-        states = dict(Match.objects.filter(pk__in=ids).values_list("pk", "status"))
-        assert states == {
-            ids[0]: MatchStatus.FINISHED,
-            ids[1]: MatchStatus.RUNNING,
-            ids[2]: MatchStatus.RUNNING,
-        }
-
-        PeriodicTask.objects.exclude(task="matches.tasks.reap_stale_matches").update(enabled=False)
-        rescuer = celery_worker(
-            beat=True, UNO_ARENA_REAP_EVERY="1", UNO_ARENA_REAP_AFTER="20", UNO_ARENA_LADDER="0"
-        )
-        wait_for(
-            lambda: Match.objects.filter(pk__in=ids, status=MatchStatus.FINISHED).count() == 3,
-            150,
-            "the rest of the series to be played",
-        )
+        # Killed in the second game, after the first was recorded.
+        kill_after_first_recorded(doomed, ids, 90, "the first game of the series to be recorded")
+        rescuer = rescue(celery_worker, ids, 150, "the rest of the series to be played")
     played = {m.pk: m for m in Match.objects.filter(pk__in=ids)}
     assert played[ids[0]].attempts == 1
     assert played[ids[0]].worker.startswith(doomed.name)

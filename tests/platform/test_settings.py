@@ -95,3 +95,15 @@ def test_entry_points_import_without_platform_package(module: str) -> None:
 
 def test_platform_folder_is_not_a_package() -> None:
     assert not (REPO / "platform" / "__init__.py").exists()
+
+
+def test_a_worker_child_removes_its_sandboxes_when_it_shuts_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    from celery.signals import worker_process_shutdown
+
+    import config.celery_app  # noqa: F401  (connects the handler)
+    from sandbox import docker_pool
+
+    calls: list[int] = []
+    monkeypatch.setattr(docker_pool, "close_pools", lambda: calls.append(1))
+    worker_process_shutdown.send(sender="test", pid=os.getpid(), exitcode=0)
+    assert calls == [1]

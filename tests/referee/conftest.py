@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from referee_support import BOTS, EXAMPLES
 
 from sandbox import Runner
 from tests.sandbox.sandbox_support import ready_runner
@@ -43,3 +46,13 @@ def log() -> Iterator[list]:
     yield recorded
     for conn in recorded:
         conn.close()
+
+
+@pytest.fixture
+def series_dir(tmp_path: Path) -> Path:
+    """A folder with the series test bot and the uno_bot helper."""
+    folder = tmp_path / "series"
+    folder.mkdir()
+    shutil.copy(BOTS / "series_bot.py", folder)
+    shutil.copy(EXAMPLES / "uno_bot.py", folder)
+    return folder

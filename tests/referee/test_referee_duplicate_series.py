@@ -5,12 +5,11 @@ no sandbox ever sees a deal twice; a fault counts in its own deal only."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from referee_support import BOTS, EXAMPLES, Recorder, bad, entry, example, validate_conversation
+from referee_support import Recorder, bad, entry, example, validate_conversation
 
 from arena.engine.rules import preset
 from arena.errors import ArenaError
@@ -19,16 +18,6 @@ from arena.play.referee import BotEntry, MatchResult, MatchSettings, run_duplica
 
 RULES = preset("classic-single")
 SETTINGS = MatchSettings(decision_timeout=1.0, time_bank=2.0, startup_timeout=10.0)
-
-
-@pytest.fixture
-def series_dir(tmp_path: Path) -> Path:
-    """A folder with the series test bot and the uno_bot helper."""
-    folder = tmp_path / "series"
-    folder.mkdir()
-    shutil.copy(BOTS / "series_bot.py", folder)
-    shutil.copy(EXAMPLES / "uno_bot.py", folder)
-    return folder
 
 
 def series_bot(runner: Any, folder: Path, log: list[Recorder], mode: str = "ok", k: int = 1) -> BotEntry:

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from referee_support import BOTS, EXAMPLES, Recorder, bad, entry, example, validate_conversation
+from referee_support import EXAMPLES, Recorder, bad, entry, example, validate_conversation
 
 from arena.engine.rules import preset
 from arena.errors import ArenaError
@@ -17,16 +17,6 @@ from arena.play.referee import BotEntry, MatchSettings, SeriesGame, run_match, r
 
 RULES = preset("classic-single")
 SETTINGS = MatchSettings(decision_timeout=1.0, time_bank=2.0, startup_timeout=10.0)
-
-
-@pytest.fixture
-def series_dir(tmp_path: Path) -> Path:
-    """A folder with the series test bot and the uno_bot helper."""
-    folder = tmp_path / "series"
-    folder.mkdir()
-    shutil.copy(BOTS / "series_bot.py", folder)
-    shutil.copy(EXAMPLES / "uno_bot.py", folder)
-    return folder
 
 
 def series_bot(runner, folder: Path, mode: str = "ok", k: int = 1, log=None) -> BotEntry:

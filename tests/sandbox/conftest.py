@@ -46,3 +46,14 @@ def connections() -> Iterator[list]:
     yield opened
     for conn in opened:
         conn.close()
+
+
+@pytest.fixture
+def docker_runner() -> Iterator[Runner]:
+    """The docker runner, its process's container pools emptied and the remover flushed before and after."""
+    from sandbox import docker_pool
+
+    runner = ready_runner("docker")
+    docker_pool.close_pools()
+    yield runner
+    docker_pool.close_pools()

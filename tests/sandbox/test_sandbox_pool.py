@@ -1,6 +1,6 @@
 """The docker runner's pool of started, waiting containers (:mod:`sandbox.docker_pool`): a waiting
-container runs nothing of any bot before it is taken, is taken once (one bot, one match) and removed by
-its connection; the pool is bounded, drops dead and stale containers, and removes the rest at exit."""
+container runs nothing of any bot before it is taken, is taken once (one bot, one match) and removed
+once its connection is closed; the pool is bounded, drops dead and stale containers, and removes the rest at exit."""
 
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sandbox_support import BOTS_DIR, echo_spec, ready_runner
+from sandbox_support import BOTS_DIR, echo_spec
 
 from sandbox import botdir, docker_pool
 from sandbox.base import Limits
@@ -194,15 +193,6 @@ def test_an_empty_stage_filled_later_holds_what_stage_copies() -> None:
 # -- under docker ----------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def docker_runner() -> Iterator[Any]:
-    """The docker runner with a pool of its own (emptied before and after)."""
-    runner = ready_runner("docker")
-    docker_pool.close_pools()
-    yield runner
-    docker_pool.close_pools()
-
-
 def waiting_ids(runner: Any) -> set[str]:
     from sandbox.botdir import owner_identity
     from sandbox.docker import LABEL, OWNER_LABEL, POOL_NAME
@@ -247,8 +237,15 @@ def test_a_waiting_container_serves_one_bot_then_is_removed(docker_runner: Any) 
             assert cmdline[:2] == [b"python3", b"echo.py"]  # the shell exec'd the bot
         finally:
             conn.close()
-        with pytest.raises(docker.errors.NotFound):
-            docker_runner.client.api.inspect_container(conn.container_id)
+
+        def removed(container_id: str = conn.container_id) -> bool:
+            try:
+                docker_runner.client.api.inspect_container(container_id)
+            except docker.errors.NotFound:
+                return True
+            return False
+
+        wait_for(removed, 10.0)  # by the background remover, soon after
     wait_for(lambda: pool.made >= made + 3, 60.0)  # refilled
     assert pool.waiting() <= pool.size
 
