@@ -1,7 +1,8 @@
 """Search bot: information-set Monte Carlo search with the engine itself (docs/bots.md, "The search bot").
 
 It is the strategist (``strategist.py``, whose card memory it shares) plus a search that may overrule it.
-In games of one hand (``scoring: single-hand``; in longer games it plays as the strategist), when one of
+In games of one hand (``scoring: single-hand``) and games to a target of points (``winner-takes``; under
+``lowest-wins`` and ``elimination`` it plays as the strategist), when one of
 its decisions in phase ``turn`` or ``drawn`` has more than one sensible option and some seat
 holds :data:`ENDGAME` cards or fewer, it:
 
@@ -9,11 +10,11 @@ holds :data:`ENDGAME` cards or fewer, it:
    it followed from the events, the hand sizes, the pending penalty...);
 2. samples *worlds* consistent with it (``sample_world``: the view loaded by ``Game.from_position`` with a
    fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile; cards a seat
-   probably lacks because it drew on them are moved away from it);
+   probably lacks, because it drew or played a wild on them, are moved away from it);
 3. for every option, plays it in the world and finishes the hand with the engine's heuristic policy for every
    seat (the same world and the same random numbers for every option), and scores the result: 1 for
-   winning the hand (or the game), 0 for losing it, a hand-size share when the playout is cut at
-   :data:`MAX_PLAYOUT` moves;
+   winning the hand (or the game), 0 for losing it — in games to a target, the hand's points instead
+   (:func:`playout`) —, a hand-size share when the playout is cut at :data:`MAX_PLAYOUT` moves;
 4. plays the option with the best average if it beats the strategist's choice by :data:`CONFIDENCE`
    standard errors of the paired difference after at least :data:`MIN_ROUNDS` rounds; else the
    strategist's choice.
