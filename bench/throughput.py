@@ -13,7 +13,8 @@ ladder on a seeded population for a fixed time, with a breakdown of where each g
    of one line through a raw pipe to a plain child process (``bench/runners.py``'s baseline).
 3. For each configuration (``before``: one game a job, the ladder planning only at its beat;
    ``fill``: one game a job, the ladder topping up free slots at once; ``after``: that and
-   ``UNO_ARENA_LADDER_SERIES`` games a job) starts
+   ``UNO_ARENA_LADDER_SERIES`` games a job, one job handed out per worker process; ``held``: ``after`` with
+   four jobs handed to each worker process, as before the dispatcher counted processes) starts
    ``--workers`` ``celery worker`` processes (concurrency 1 each, the broker and cache on ``REDIS_URL``),
    plays beat itself (dispatch every ``UNO_ARENA_DISPATCH_EVERY`` s, matchmaking every
    ``UNO_ARENA_LADDER_EVERY`` s), and after ``--seconds`` prints: games and jobs a minute, the workers'
@@ -70,6 +71,14 @@ CONFIGS = {
     "before": {"UNO_ARENA_LADDER_SERIES": "1", "UNO_ARENA_LADDER_FILL": "0"},
     "fill": {"UNO_ARENA_LADDER_SERIES": "1", "UNO_ARENA_LADDER_FILL": "1"},
     "after": {"UNO_ARENA_LADDER_SERIES": "4", "UNO_ARENA_LADDER_FILL": "1"},
+    # "after" as it was before the dispatcher counted worker processes: four jobs handed to each worker
+    # (three of them waiting in the broker behind the one running).
+    "held": {
+        "UNO_ARENA_LADDER_SERIES": "4",
+        "UNO_ARENA_LADDER_FILL": "1",
+        "UNO_ARENA_PER_PROCESS": "4",
+        "UNO_ARENA_LADDER_PER_PROCESS": "4",
+    },
 }
 
 
@@ -199,7 +208,7 @@ def run_config(
     first_id = (Match.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
     workers = [
         CeleryWorker(
-            work, args.runner, broker, False, CACHE_URL=broker, UNO_ARENA_DISPATCH_EVERY="10", **knobs
+            work, args.runner, broker, False, 1, CACHE_URL=broker, UNO_ARENA_DISPATCH_EVERY="10", **knobs
         )
         for _ in range(args.workers)
     ]

@@ -5,7 +5,7 @@
 | ``UNO_ARENA_LADDER`` | on | the matchmaking task plans matches (off: it does nothing) |
 | ``UNO_ARENA_LADDER_QUEUED`` | 3 | rated ladder matches kept queued per rule set |
 | ``UNO_ARENA_LADDER_CAPACITY`` | 50 | at most this many ladder matches queued or running (the scheduler shares the workers) |
-| ``UNO_ARENA_LADDER_PER_WORKER`` | 4 | ... and at most this many per live worker on the ``matches`` queue |
+| ``UNO_ARENA_LADDER_PER_PROCESS`` | 2 | ... and at most this many per live worker process on the ``matches`` queue |
 | ``UNO_ARENA_LADDER_EVERY`` | 30 | seconds between two matchmaking runs (initial beat schedule) |
 | ``UNO_ARENA_LADDER_TABLE_SIZE`` | 4 | preferred table size (clamped to each rule set's player range) |
 | ``UNO_ARENA_LADDER_EPSILON`` | 0.1 | share of exploration tables |
@@ -33,7 +33,7 @@ class LadderSettings:
     enabled: bool
     queued: int
     capacity: int
-    per_worker: int
+    per_process: int
     every: float
     table_size: int
     epsilon: float
@@ -50,7 +50,7 @@ def ladder_settings() -> LadderSettings:
         enabled=_bool("UNO_ARENA_LADDER", True),
         queued=int(_raw("UNO_ARENA_LADDER_QUEUED", "3")),
         capacity=int(_raw("UNO_ARENA_LADDER_CAPACITY", "50")),
-        per_worker=int(_raw("UNO_ARENA_LADDER_PER_WORKER", "4")),
+        per_process=int(_raw("UNO_ARENA_LADDER_PER_PROCESS", "2")),
         every=float(_raw("UNO_ARENA_LADDER_EVERY", "30")),
         table_size=int(_raw("UNO_ARENA_LADDER_TABLE_SIZE", "4")),
         epsilon=float(_raw("UNO_ARENA_LADDER_EPSILON", "0.1")),

@@ -9,7 +9,7 @@ from celery import shared_task
 from django.core.cache import cache
 
 from ladder.conf import ladder_settings
-from ladder.workers import match_workers
+from ladder.workers import match_processes
 
 log = logging.getLogger(__name__)
 LOCK = "ladder:matchmake:lock"
@@ -20,8 +20,8 @@ def matchmake(rulesets: list[str] | None = None, queued: int | None = None) -> d
     """Keep ``queued`` rated matches waiting per rule set (all active ones unless ``rulesets``).
 
     Throughput control: nothing is planned when no worker consumes the ``matches`` queue (no answer to
-    the broadcast for two periods: ``ladder.workers.match_workers``), and never
-    more than ``min(UNO_ARENA_LADDER_CAPACITY, live workers x UNO_ARENA_LADDER_PER_WORKER)`` ladder
+    the broadcast for two periods: ``ladder.workers.match_processes``), and never
+    more than ``min(UNO_ARENA_LADDER_CAPACITY, live processes x UNO_ARENA_LADDER_PER_PROCESS)`` ladder
     matches are queued or running (the scheduler shares the workers between origins). A cache lock keeps two runs from planning at the same time.
     """
     from ladder.matchmaker import plan_round
@@ -29,15 +29,15 @@ def matchmake(rulesets: list[str] | None = None, queued: int | None = None) -> d
     conf = ladder_settings()
     if not conf.enabled:
         return {"disabled": True}
-    workers = match_workers(grace=2 * conf.every)
-    if workers == 0:
+    processes = match_processes(grace=2 * conf.every)
+    if processes == 0:
         log.warning("ladder: no worker consumes the matches queue; nothing planned")
-        return {"workers": 0}
+        return {"processes": 0}
     if not cache.add(LOCK, 1, timeout=300):
         return {"locked": True}
     try:
-        capacity = min(conf.capacity, workers * conf.per_worker)
-        return {"workers": workers, **plan_round(capacity, rulesets=rulesets, queued=queued)}
+        capacity = min(conf.capacity, processes * conf.per_process)
+        return {"processes": processes, **plan_round(capacity, rulesets=rulesets, queued=queued)}
     finally:
         cache.delete(LOCK)
 

@@ -1,7 +1,12 @@
-"""Are there workers to run matches? Asked over Celery's broadcast control channel.
+"""How many worker processes can run matches? Asked over Celery's broadcast control channel.
+
+The dispatcher hands out one job per process that consumes the ``matches`` queue (times
+``UNO_ARENA_PER_PROCESS``), not a fixed number per worker: a job handed to a worker whose processes are
+all busy waits in the broker, out of the planner's reach, and a newcomer's smoke test dispatched after it
+would wait behind it although the planner put it first.
 
 A broadcast can miss a busy worker's reply (and the filesystem broker of ``scripts/run`` sometimes reads a
-reply half-written), so :func:`match_workers` remembers the last positive answer for a short grace
+reply half-written), so :func:`match_processes` remembers the last positive answer for a short grace
 period: one lost reply does not pause the ladder, while workers that are really gone stop it within
 ``grace`` seconds (and the capacity limit bounds what is queued meanwhile).
 """
@@ -9,38 +14,60 @@ period: one lost reply does not pause the ladder, while workers that are really 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import current_app
 from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 MATCH_QUEUE = "matches"
-SEEN = "ladder:match-workers:seen"
+SEEN = "ladder:match-processes:seen"
 
 
-def live_match_workers(timeout: float = 1.0) -> int:
-    """How many live workers consume the ``matches`` queue (0 when none answer or the broker is down).
+def pool_size(stats: Any) -> int:
+    """The number of processes in one worker's ``inspect().stats()`` reply (1 when it does not say:
+    a worker that answered runs at least one)."""
+    try:
+        size = int(stats["pool"]["max-concurrency"])
+    except (KeyError, TypeError, ValueError):
+        return 1
+    return max(1, size)
 
-    One broadcast (``inspect().active_queues()``), waiting ``timeout`` seconds for the replies.
+
+def live_match_processes(timeout: float = 1.0) -> int:
+    """How many processes of live workers consume the ``matches`` queue (0 when none answer or the
+    broker is down).
+
+    Two broadcasts, each waiting ``timeout`` seconds for the replies: ``active_queues`` finds the workers
+    of the queue, ``stats`` (sent to those workers only) their pool sizes.
     """
     try:
         replies = current_app.control.inspect(timeout=timeout).active_queues() or {}
+        nodes = [
+            node
+            for node, queues in replies.items()
+            if any(q.get("name") == MATCH_QUEUE for q in queues or [])
+        ]
+        if not nodes:
+            return 0
+        stats = current_app.control.inspect(destination=nodes, timeout=timeout).stats() or {}
     except Exception as exc:  # broker down, or (filesystem broker) a reply read half-written
         log.warning("could not ask the workers which queues they consume: %r", exc)
         return 0
-    return sum(1 for queues in replies.values() if any(q.get("name") == MATCH_QUEUE for q in queues or []))
+    return sum(pool_size(stats.get(node)) for node in nodes)
 
 
-def match_workers(grace: float = 60.0) -> int:
-    """:func:`live_match_workers`, or the last positive answer if it is less than ``grace`` seconds old."""
-    count = live_match_workers()
+def match_processes(grace: float = 60.0) -> int:
+    """:func:`live_match_processes`, or the last positive answer if it is less than ``grace`` seconds
+    old."""
+    count = live_match_processes()
     if count > 0:
         cache.set(SEEN, count, timeout=grace)
         return count
     return int(cache.get(SEEN) or 0)
 
 
-def known_match_workers() -> int:
-    """The last positive answer of :func:`match_workers` still remembered (0 if none): no broadcast, for
-    callers that must not wait a second for the replies (the dispatcher after each match)."""
+def known_match_processes() -> int:
+    """The last positive answer of :func:`match_processes` still remembered (0 if none): no broadcast,
+    for callers that must not wait for the replies (the dispatcher after each match)."""
     return int(cache.get(SEEN) or 0)

@@ -3,7 +3,7 @@
 | setting (or environment variable) | default | meaning |
 |---|---|---|
 | ``UNO_ARENA_CAPACITY`` | 50 | jobs (matches and smoke tests) handed to the workers at once, at most |
-| ``UNO_ARENA_PER_WORKER`` | 4 | ... and at most this many per live worker on the ``matches`` queue |
+| ``UNO_ARENA_PER_PROCESS`` | 1 | ... and at most this many per live worker process on the ``matches`` queue (more would wait in the broker, beyond the planner's reach) |
 | ``UNO_ARENA_WEIGHTS`` | ``ladder=4,league=4,challenge=2,versiontest=1`` | shares of the origins (smoke tests go first) |
 | ``UNO_ARENA_DISPATCH_EVERY`` | 10 | seconds between two dispatches by beat (a finished job dispatches at once) |
 | ``UNO_ARENA_QUOTA_CHALLENGES`` | 10 | challenges a user may have queued or running |
@@ -28,7 +28,7 @@ class SchedulerSettings:
     """The dispatcher's knobs (see the module docstring)."""
 
     capacity: int
-    per_worker: int
+    per_process: int
     every: float
     policy: Policy
 
@@ -68,7 +68,7 @@ def scheduler_settings() -> SchedulerSettings:
     """The current settings (read each time, so tests can override them)."""
     return SchedulerSettings(
         capacity=int(raw("UNO_ARENA_CAPACITY", "50")),
-        per_worker=int(raw("UNO_ARENA_PER_WORKER", "4")),
+        per_process=int(raw("UNO_ARENA_PER_PROCESS", "1")),
         every=float(raw("UNO_ARENA_DISPATCH_EVERY", "10")),
         policy=Policy(weights=parse_weights(raw("UNO_ARENA_WEIGHTS", ""))),
     )

@@ -14,6 +14,7 @@ never overlap: each one locks the single ``DispatchLock`` row.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -24,7 +25,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from bots.models import BotVersion, SmokeStatus
-from ladder.workers import known_match_workers, match_workers
+from ladder.workers import known_match_processes, match_processes
 from matches.models import Match, MatchStatus, Origin
 from scheduling.conf import scheduler_settings
 from scheduling.models import DispatchLock, FairShare
@@ -37,13 +38,14 @@ SMOKE_IN_FLIGHT = (SmokeStatus.PENDING, SmokeStatus.RUNNING)
 
 
 def slots(ask_workers: bool = False) -> int:
-    """How many jobs the workers may hold at once: ``min(capacity, workers x per_worker)``.
+    """How many jobs the workers may hold at once: ``min(capacity, processes x per_process)``, counting
+    the processes of the workers that consume the ``matches`` queue.
 
-    ``ask_workers`` broadcasts to the workers (one second at most); otherwise the last answer is used. An
-    unknown number counts as one worker, so the site never stops because a reply was lost."""
+    ``ask_workers`` broadcasts to the workers (two seconds at most); otherwise the last answer is used.
+    An unknown number counts as one process, so the site never stops because a reply was lost."""
     conf = scheduler_settings()
-    workers = match_workers(grace=max(60.0, 6 * conf.every)) if ask_workers else known_match_workers()
-    return max(0, min(conf.capacity, max(1, workers) * conf.per_worker))
+    processes = match_processes(grace=max(60.0, 6 * conf.every)) if ask_workers else known_match_processes()
+    return max(0, min(conf.capacity, max(1, processes) * conf.per_process))
 
 
 def job_count(matches: QuerySet[Match]) -> int:
@@ -176,12 +178,42 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
     return result
 
 
-def matchmaking_paused() -> bool:
-    """Whether staff disabled the ladder's periodic matchmaking task in the admin: then the dispatcher
-    plans no ladder tables either (one query)."""
+def matchmaking_schedule() -> dict[str, Any] | None:
+    """What the ladder's periodic matchmaking tasks ask for, as ``plan_round`` arguments (``rulesets``,
+    ``queued``), so that the dispatcher's top-up plans within the limits staff set in the admin; ``None``
+    when staff disabled every such task: then the dispatcher plans no ladder tables either (one query).
+
+    Several enabled tasks plan on the union of their rule sets (all of them if one names none) and keep
+    the longest queue; arguments that are not valid JSON count as none."""
     from django_celery_beat.models import PeriodicTask
 
-    return PeriodicTask.objects.filter(task="ladder.tasks.matchmake", enabled=False).exists()
+    rows = list(PeriodicTask.objects.filter(task="ladder.tasks.matchmake").values_list("enabled", "kwargs"))
+    enabled = [kwargs for on, kwargs in rows if on]
+    if rows and not enabled:
+        return None
+    rulesets: set[str] | None = set()
+    queued: int | None = None
+    for text in enabled:
+        try:
+            kwargs = json.loads(text or "{}")
+        except ValueError:
+            kwargs = {}
+        if not isinstance(kwargs, dict):
+            kwargs = {}
+        names = kwargs.get("rulesets")
+        if rulesets is not None:
+            if isinstance(names, list) and names:
+                rulesets.update(str(name) for name in names)
+            else:
+                rulesets = None
+        if isinstance(kwargs.get("queued"), int):
+            queued = max(queued or 0, kwargs["queued"])
+    schedule: dict[str, Any] = {}
+    if rulesets:
+        schedule["rulesets"] = sorted(rulesets)
+    if queued is not None:
+        schedule["queued"] = queued
+    return schedule
 
 
 def top_up_ladder(free: int) -> int:
@@ -197,17 +229,20 @@ def top_up_ladder(free: int) -> int:
     from ladder.tasks import LOCK
 
     conf = ladder_settings()
-    workers = known_match_workers()
-    if not (conf.enabled and conf.fill) or workers == 0:
+    processes = known_match_processes()
+    if not (conf.enabled and conf.fill) or processes == 0:
         return 0
     ladder_waiting = job_count(
         Match.objects.filter(origin=Origin.LADDER, status=MatchStatus.QUEUED, dispatched_at__isnull=True)
     )
-    if ladder_waiting >= free or matchmaking_paused() or not cache.add(LOCK, 1, timeout=300):
+    if ladder_waiting >= free:
+        return 0
+    schedule = matchmaking_schedule()
+    if schedule is None or not cache.add(LOCK, 1, timeout=300):
         return 0
     try:
         with transaction.atomic():  # a savepoint: a failed round must not spoil the dispatch
-            planned = plan_round(min(conf.capacity, workers * conf.per_worker))
+            planned = plan_round(min(conf.capacity, processes * conf.per_process), **schedule)
     except Exception:
         log.exception("ladder top-up failed; its beat plans again")
         return 0

@@ -175,11 +175,19 @@ def redis_broker(url: str) -> Iterator[Any]:
 class CeleryWorker:
     """A ``celery -A config worker`` process (in its own process group) on the test database.
 
-    ``beat=True`` embeds beat (``-B``) for the periodic reaper. ``env`` adds environment variables
-    (e.g. ``UNO_ARENA_REAP_AFTER``).
+    ``beat=True`` embeds beat (``-B``) for the periodic reaper; ``concurrency`` is its pool's size (one
+    process unless told). ``env`` adds environment variables (e.g. ``UNO_ARENA_REAP_AFTER``).
     """
 
-    def __init__(self, log_dir: Path, runner: str, broker: str, beat: bool = False, **env: str) -> None:
+    def __init__(
+        self,
+        log_dir: Path,
+        runner: str,
+        broker: str,
+        beat: bool = False,
+        concurrency: int = 1,
+        **env: str,
+    ) -> None:
         self.name = f"itest-{uuid.uuid4().hex[:8]}"
         self.log_path = log_dir / f"{self.name}.log"
         var = log_dir / f"{self.name}-var"
@@ -210,7 +218,7 @@ class CeleryWorker:
             "-Q",
             "site,matches",
             "--concurrency",
-            "1",
+            str(concurrency),
             "--without-mingle",
             "--without-gossip",
             "-l",
@@ -382,8 +390,10 @@ def celery_worker(live_services: dict[str, str], tmp_path: Path) -> Iterator[Cal
     the database is flushed), and their logs are printed if the test failed."""
     workers: list[CeleryWorker] = []
 
-    def start(beat: bool = False, **env: str) -> CeleryWorker:
-        worker = CeleryWorker(tmp_path, live_services["runner"], live_services["broker"], beat=beat, **env)
+    def start(beat: bool = False, concurrency: int = 1, **env: str) -> CeleryWorker:
+        worker = CeleryWorker(
+            tmp_path, live_services["runner"], live_services["broker"], beat, concurrency, **env
+        )
         workers.append(worker)
         return worker.start()
 

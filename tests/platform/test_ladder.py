@@ -30,8 +30,8 @@ def pool(classic: RuleSet, owner: Any) -> list[Bot]:
 
 
 @pytest.fixture
-def two_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(workers, "live_match_workers", lambda: 2)
+def two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "live_match_processes", lambda: 2)
 
 
 def ladder_queue(slug: str) -> int:
@@ -41,16 +41,16 @@ def ladder_queue(slug: str) -> int:
 def test_nothing_is_planned_when_no_worker_runs_matches(
     pool: list[Bot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(workers, "live_match_workers", lambda: 0)
-    assert tasks.matchmake() == {"workers": 0}
+    monkeypatch.setattr(workers, "live_match_processes", lambda: 0)
+    assert tasks.matchmake() == {"processes": 0}
     assert not Match.objects.exists()
 
 
-def test_the_queue_is_kept_steady_per_rule_set(pool: list[Bot], two_workers: None, settings: Any) -> None:
+def test_the_queue_is_kept_steady_per_rule_set(pool: list[Bot], two_processes: None, settings: Any) -> None:
     settings.UNO_ARENA_LADDER_QUEUED = 2
     settings.UNO_ARENA_LADDER_EPSILON = 0  # no exploration tables (their size is random)
     first = tasks.matchmake(rulesets=["classic", "classic-single"])
-    assert first["workers"] == 2
+    assert first["processes"] == 2
     assert first["tables"] == {"classic": 2, "classic-single": 2}
     assert ladder_queue("classic") == ladder_queue("classic-single") == 2
     assert tasks.matchmake(rulesets=["classic", "classic-single"])["tables"] == {}  # already full
@@ -88,9 +88,9 @@ def test_the_queue_never_exceeds_capacity(pool: list[Bot], classic: RuleSet, set
 def test_capacity_follows_the_live_workers(
     pool: list[Bot], settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.UNO_ARENA_LADDER_PER_WORKER = 3
+    settings.UNO_ARENA_LADDER_PER_PROCESS = 3
     settings.UNO_ARENA_LADDER_CAPACITY = 100
-    monkeypatch.setattr(workers, "live_match_workers", lambda: 1)
+    monkeypatch.setattr(workers, "live_match_processes", lambda: 1)
     result = tasks.matchmake(queued=50)
     assert sum(result["tables"].values()) == 3
     assert Match.objects.count() == 3
@@ -118,14 +118,14 @@ def test_ineligible_bots_are_left_out(classic: RuleSet, owner: Any, settings: An
     assert not seated & {b.pk for b in pending + retired}
 
 
-def test_one_run_at_a_time(pool: list[Bot], two_workers: None) -> None:
+def test_one_run_at_a_time(pool: list[Bot], two_processes: None) -> None:
     cache.add(tasks.LOCK, 1)
     assert tasks.matchmake() == {"locked": True}
     cache.delete(tasks.LOCK)
     assert "tables" in tasks.matchmake()
 
 
-def test_the_ladder_can_be_switched_off(pool: list[Bot], two_workers: None, settings: Any) -> None:
+def test_the_ladder_can_be_switched_off(pool: list[Bot], two_processes: None, settings: Any) -> None:
     settings.UNO_ARENA_LADDER = False
     assert tasks.matchmake() == {"disabled": True}
 
@@ -153,33 +153,58 @@ def test_share_room_is_round_robin() -> None:
 
 def test_one_lost_reply_does_not_pause_the_ladder(monkeypatch: pytest.MonkeyPatch) -> None:
     answers = iter([2, 0])
-    monkeypatch.setattr(workers, "live_match_workers", lambda: next(answers))
-    assert workers.match_workers(grace=60) == 2
-    assert workers.match_workers(grace=60) == 2  # remembered
+    monkeypatch.setattr(workers, "live_match_processes", lambda: next(answers))
+    assert workers.match_processes(grace=60) == 2
+    assert workers.match_processes(grace=60) == 2  # remembered
     cache.delete(workers.SEEN)  # the grace period is over
-    monkeypatch.setattr(workers, "live_match_workers", lambda: 0)
-    assert workers.match_workers(grace=60) == 0
+    monkeypatch.setattr(workers, "live_match_processes", lambda: 0)
+    assert workers.match_processes(grace=60) == 0
 
 
-def test_live_match_workers_asks_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_live_match_processes_counts_the_pools_of_the_match_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[Any] = []
+
     class Inspect:
-        def __init__(self, replies: Any) -> None:
-            self.replies = replies
+        def __init__(self, queues: Any, stats: Any, destination: Any) -> None:
+            self.queues, self.stats_, self.destination = queues, stats, destination
 
         def active_queues(self) -> Any:
-            if isinstance(self.replies, Exception):
-                raise self.replies
-            return self.replies
+            if isinstance(self.queues, Exception):
+                raise self.queues
+            return self.queues
 
-    def answer(replies: Any) -> None:
-        monkeypatch.setattr(workers.current_app.control, "inspect", lambda timeout: Inspect(replies))
+        def stats(self) -> Any:
+            asked.append(self.destination)
+            return self.stats_
 
-    answer({"w1@h": [{"name": "matches"}, {"name": "site"}], "w2@h": [{"name": "site"}]})
-    assert workers.live_match_workers() == 1
+    def answer(queues: Any, stats: Any = None) -> None:
+        monkeypatch.setattr(
+            workers.current_app.control,
+            "inspect",
+            lambda timeout, destination=None: Inspect(queues, stats, destination),
+        )
+
+    queues = {
+        "w1@h": [{"name": "matches"}, {"name": "site"}],
+        "w2@h": [{"name": "site"}],
+        "w3@h": [{"name": "matches"}],
+    }
+    pools = {
+        "w1@h": {"pool": {"max-concurrency": 3}},
+        "w2@h": {"pool": {"max-concurrency": 8}},
+        "w3@h": {"pool": {"max-concurrency": 2}},
+    }
+    answer(queues, pools)
+    assert workers.live_match_processes() == 5  # the site-only worker's 8 do not count
+    assert asked == [["w1@h", "w3@h"]]  # only the match workers are asked for their pools
+    answer(queues, {"w1@h": {"pool": {"max-concurrency": 3}}})  # w3's stats reply was lost
+    assert workers.live_match_processes() == 4
+    answer(queues, {"w1@h": {"pool": {}}, "w3@h": "garbage"})
+    assert workers.live_match_processes() == 2
     answer(None)  # nobody answered
-    assert workers.live_match_workers() == 0
+    assert workers.live_match_processes() == 0
     answer(ConnectionError("broker down"))
-    assert workers.live_match_workers() == 0
+    assert workers.live_match_processes() == 0
 
 
 def test_beat_schedules_are_installed_once_and_stay_edited(db: Any) -> None:

@@ -39,12 +39,12 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
 @pytest.fixture
 def slots(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Set the capacity: ``slots(n)`` gives ``n`` slots (one worker, ``n`` per worker)."""
-    monkeypatch.setattr(workers, "live_match_workers", lambda timeout=1.0: 1)
+    """Set the capacity: ``slots(n)`` gives ``n`` slots (one process, ``n`` per process)."""
+    monkeypatch.setattr(workers, "live_match_processes", lambda timeout=1.0: 1)
 
     def set_slots(n: int) -> None:
         settings.UNO_ARENA_CAPACITY = 100
-        settings.UNO_ARENA_PER_WORKER = n
+        settings.UNO_ARENA_PER_PROCESS = n
 
     return set_slots
 
@@ -137,12 +137,12 @@ def test_beat_asks_the_workers_how_many_they_are(
     from scheduling.tasks import dispatch_task
 
     settings.UNO_ARENA_CAPACITY = 5
-    settings.UNO_ARENA_PER_WORKER = 2
+    settings.UNO_ARENA_PER_PROCESS = 2
     for _ in range(8):
         create_match(classic, [bot, rival], rated=False)
-    monkeypatch.setattr(workers, "live_match_workers", lambda timeout=1.0: 2)
-    assert dispatch_task()["dispatched"] == 4  # 2 workers x 2
-    monkeypatch.setattr(workers, "live_match_workers", lambda timeout=1.0: 9)
+    monkeypatch.setattr(workers, "live_match_processes", lambda timeout=1.0: 2)
+    assert dispatch_task()["dispatched"] == 4  # 2 processes x 2
+    monkeypatch.setattr(workers, "live_match_processes", lambda timeout=1.0: 9)
     assert dispatch_task()["dispatched"] == 1  # the capacity, 5, caps it
 
 
@@ -230,3 +230,31 @@ def test_staff_and_the_example_bots_have_no_quota(staff: Any, classic: RuleSet, 
     settings.UNO_ARENA_QUOTA_CHALLENGES = 0
     a, b = make_bot(staff, "staff-a"), make_bot(staff, "staff-b")
     assert create_match(classic, [a, b], rated=False, created_by=staff).status == MatchStatus.QUEUED
+
+
+def test_the_top_up_plans_within_the_ladder_tasks_arguments(db: Any) -> None:
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    every, _ = IntervalSchedule.objects.get_or_create(every=30, period=IntervalSchedule.SECONDS)
+
+    def task(name: str, kwargs: str, enabled: bool = True) -> PeriodicTask:
+        return PeriodicTask.objects.create(
+            name=name, task="ladder.tasks.matchmake", interval=every, kwargs=kwargs, enabled=enabled
+        )
+
+    PeriodicTask.objects.filter(task="ladder.tasks.matchmake").delete()  # the installed schedule
+    assert dispatcher.matchmaking_schedule() == {}  # no task: no limits of its own
+    one = task("one", '{"rulesets": ["classic-single"], "queued": 1}')
+    assert dispatcher.matchmaking_schedule() == {"rulesets": ["classic-single"], "queued": 1}
+    task("two", '{"rulesets": ["stacking", "classic-single"], "queued": 3}')
+    assert dispatcher.matchmaking_schedule() == {"rulesets": ["classic-single", "stacking"], "queued": 3}
+    off = task("off", '{"rulesets": ["seven-o"]}', enabled=False)
+    assert dispatcher.matchmaking_schedule()["rulesets"] == ["classic-single", "stacking"]  # off: not counted
+    off.enabled, off.kwargs = True, "not json"
+    off.save()
+    assert dispatcher.matchmaking_schedule() == {"queued": 3}  # one task names no rule set: all of them
+    PeriodicTask.objects.update(enabled=False)
+    assert dispatcher.matchmaking_schedule() is None  # staff paused the ladder
+    one.enabled, one.kwargs = True, '["a list"]'
+    one.save()
+    assert dispatcher.matchmaking_schedule() == {}

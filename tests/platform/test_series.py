@@ -169,13 +169,13 @@ def test_duplicate_matches_never_form_a_series(heads_up: RuleSet, owner: Any, ot
 def one_slot(settings: Any) -> None:
     """One worker seen, one slot, and room for one ladder job."""
     settings.UNO_ARENA_CAPACITY = 1
-    settings.UNO_ARENA_PER_WORKER = 1
-    settings.UNO_ARENA_LADDER_PER_WORKER = 1
+    settings.UNO_ARENA_PER_PROCESS = 1
+    settings.UNO_ARENA_LADDER_PER_PROCESS = 1
     settings.UNO_ARENA_LADDER_EPSILON = 0
     cache.set(SEEN, 1, timeout=600)
 
 
-@pytest.mark.parametrize("mode", ["fill", "off", "paused"])
+@pytest.mark.parametrize("mode", ["fill", "off", "paused", "elsewhere"])
 def test_a_finished_match_brings_the_next_ladder_match_at_once(
     heads_up: RuleSet,
     owner: Any,
@@ -193,6 +193,8 @@ def test_a_finished_match_brings_the_next_ladder_match_at_once(
     install_periodic_tasks()
     if mode == "paused":  # staff paused the ladder in the admin: the dispatcher respects it
         PeriodicTask.objects.filter(task="ladder.tasks.matchmake").update(enabled=False)
+    if mode == "elsewhere":  # staff keep the ladder to other rule sets: so does the dispatcher's top-up
+        PeriodicTask.objects.filter(task="ladder.tasks.matchmake").update(kwargs='{"rulesets": ["classic"]}')
     make_bot(owner, "a")
     make_bot(other, "b")
     RuleSet.objects.exclude(pk=heads_up.pk).update(is_active=False)

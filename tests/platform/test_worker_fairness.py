@@ -1,7 +1,7 @@
 """Quotas and fair shares with a real worker: one user floods version tests, challenges and uploads; the
 ladder and another user's challenge are still served within the documented bound (docs/scheduling.md).
 
-One worker with one slot (``UNO_ARENA_CAPACITY=1``), so every dispatch is one job and their order is the
+One worker with one slot (``UNO_ARENA_CAPACITY=1``; a last test checks that the slots are the processes of the workers), so every dispatch is one job and their order is the
 order of ``dispatched_at``. The flood is created first (older), then the other user's challenge and a
 ladder match; both are dispatched within ``smoke tests waiting + 2 x ceil(W / w)`` dispatches of being
 queued (W the weights of the backlogged origins, w theirs), while most of the flood still waits."""
@@ -53,7 +53,7 @@ def test_a_flood_leaves_the_ladder_and_another_users_challenge_served(
     other: Any,
     settings: Any,
 ) -> None:
-    slots = {"UNO_ARENA_CAPACITY": "1", "UNO_ARENA_PER_WORKER": "1"}
+    slots = {"UNO_ARENA_CAPACITY": "1", "UNO_ARENA_PER_PROCESS": "1"}
     for name, value in slots.items():
         setattr(settings, name, int(value))
     settings.UNO_ARENA_LADDER_EPSILON = 0
@@ -115,3 +115,21 @@ def test_a_flood_leaves_the_ladder_and_another_users_challenge_served(
     assert waiting >= 20, "the flood still waits in its own queues"
     for match in Match.objects.filter(pk__in=[their, ladder]):
         assert match.status == MatchStatus.FINISHED, match.error
+
+
+def test_the_slots_are_the_processes_of_the_workers_that_run_matches(
+    celery_worker: Callable[..., CeleryWorker], live_services: dict[str, str], settings: Any
+) -> None:
+    """Two live workers of two and one processes give three slots (one job per process): no job is
+    handed to a worker that has no process free for it."""
+    from ladder import workers
+    from scheduling.dispatcher import slots
+
+    settings.UNO_ARENA_CAPACITY = 50
+    settings.UNO_ARENA_PER_PROCESS = 1
+    celery_worker(concurrency=2, UNO_ARENA_LADDER="0")
+    celery_worker(concurrency=1, UNO_ARENA_LADDER="0")
+    with redis_broker(live_services["broker"]):
+        assert workers.live_match_processes(timeout=2.0) == 3
+        assert slots(ask_workers=True) == 3
+        assert slots() == 3  # remembered for the dispatches after each job
