@@ -43,17 +43,19 @@ def live_match_processes(timeout: float = 1.0) -> int:
     """
     try:
         replies = current_app.control.inspect(timeout=timeout).active_queues() or {}
-        nodes = [
-            node
-            for node, queues in replies.items()
-            if any(q.get("name") == MATCH_QUEUE for q in queues or [])
-        ]
-        if not nodes:
-            return 0
-        stats = current_app.control.inspect(destination=nodes, timeout=timeout).stats() or {}
     except Exception as exc:  # broker down, or (filesystem broker) a reply read half-written
         log.warning("could not ask the workers which queues they consume: %r", exc)
         return 0
+    nodes = [
+        node for node, queues in replies.items() if any(q.get("name") == MATCH_QUEUE for q in queues or [])
+    ]
+    if not nodes:
+        return 0
+    try:
+        stats = current_app.control.inspect(destination=nodes, timeout=timeout).stats() or {}
+    except Exception as exc:  # as above: each worker that answered counts as one process
+        log.warning("could not ask the workers their pool sizes: %r", exc)
+        stats = {}
     return sum(pool_size(stats.get(node)) for node in nodes)
 
 

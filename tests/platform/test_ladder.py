@@ -175,6 +175,8 @@ def test_live_match_processes_counts_the_pools_of_the_match_workers(monkeypatch:
 
         def stats(self) -> Any:
             asked.append(self.destination)
+            if isinstance(self.stats_, Exception):
+                raise self.stats_
             return self.stats_
 
     def answer(queues: Any, stats: Any = None) -> None:
@@ -201,6 +203,8 @@ def test_live_match_processes_counts_the_pools_of_the_match_workers(monkeypatch:
     assert workers.live_match_processes() == 4
     answer(queues, {"w1@h": {"pool": {}}, "w3@h": "garbage"})
     assert workers.live_match_processes() == 2
+    answer(queues, ConnectionError("a reply read half-written"))
+    assert workers.live_match_processes() == 2  # one process each, at least
     answer(None)  # nobody answered
     assert workers.live_match_processes() == 0
     answer(ConnectionError("broker down"))
