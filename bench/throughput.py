@@ -199,6 +199,8 @@ def run_config(
     from versiontests.models import VersionTest
 
     knobs = {**CONFIGS[name], "UNO_ARENA_LADDER": "1" if args.ladder else "0"}
+    for knob in {k for config in CONFIGS.values() for k in config}:
+        os.environ.pop(knob, None)  # the previous configuration's knobs: this one's defaults instead
     os.environ.update(knobs)
     flush(broker)  # the previous configuration's messages, worker count and locks
     # Its unfinished jobs would hold slots whose messages were just flushed: out of the way.
