@@ -179,6 +179,7 @@ def test_a_batch_is_cut_into_series_of_the_configured_size(
     assert keys[4] is None  # a series of one pair is a match of its own
     jobs = [j for j in waiting(10) if j.origin == "versiontest"]
     assert sorted(j.cost for j in jobs) == [1.0, 4.0, 4.0]
+    settings.UNO_ARENA_PER_PROCESS = 3  # one process seen (none answered), three slots
     dispatch()
     assert busy() == 3
     for job in jobs:

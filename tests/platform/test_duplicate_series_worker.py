@@ -64,6 +64,8 @@ def test_a_worker_killed_mid_version_series_keeps_the_pairs_recorded(
             30,
             "the version test to count its pairs and decide",
         )
+        # Timings are noted just after each result's commit, which may already have decided the test.
+        wait_for(lambda: all(m.timings for m in Match.objects.filter(pk__in=ids)), 30, "the last timings")
     played = {m.pk: m for m in Match.objects.filter(pk__in=ids)}
     assert played[ids[0]].attempts == 1
     assert played[ids[0]].worker.startswith(doomed.name)
