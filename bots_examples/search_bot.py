@@ -24,7 +24,9 @@ position it cannot write is the strategist's.
 
 Budget: ``sims`` playouts per decision (at least :data:`MIN_ROUNDS` per option; deterministic, for tests
 and benchmarks), or ``seconds`` per decision, capped at :data:`SAFETY` times the referee's
-``decision_timeout`` from ``hello`` (and halved when the time bank runs low). Its random numbers come from
+``decision_timeout`` from ``hello`` (and halved when the time bank runs low), and under a ``game_time``
+limit at 1/:data:`GAME_SHARE` of the game time left (none once less than :data:`GAME_RESERVE` of it is
+left: the strategist answers at once). Its random numbers come from
 ``self.rng``, seeded from ``hello.seed``.
 
 It needs the engine (the ``arena`` package): in a clone or with the wheel installed it imports it; the
@@ -64,6 +66,11 @@ CONFIDENCE = 1.0
 SAFETY = 0.6
 """The share of ``decision_timeout`` a time-budgeted decision may use (the rest covers the referee's
 overhead and the last playout)."""
+GAME_SHARE = 40
+"""With a ``game_time`` limit, a decision searches at most this share (1/40) of the game time left."""
+GAME_RESERVE = 0.2
+"""... and no decision searches once less than this share of the game time is left (the strategist,
+which answers at once, plays the rest of the game)."""
 
 
 def candidates(legal, hand):
@@ -143,6 +150,8 @@ class SearchBot(Strategist):
             self.seconds = seconds
         self.tracker = None
         self.timeout = None
+        self.game_time = None
+        self.spent = 0.0  # seconds this game's decisions took, as this bot measures them
         self.searches = True
         self.by_points = False
         self.rng = random.Random(0)
@@ -158,7 +167,10 @@ class SearchBot(Strategist):
         # other scorings (lowest-wins, elimination) the strategist plays alone (docs/bots.md).
         self.searches = rules.scoring in ("single-hand", "winner-takes")
         self.by_points = rules.scoring == "winner-takes"
-        self.timeout = (hello.get("limits") or {}).get("decision_timeout")
+        limits = hello.get("limits") or {}
+        self.timeout = limits.get("decision_timeout")
+        self.game_time = limits.get("game_time")
+        self.spent = 0.0
 
     def on_event(self, event):
         """Feed both memories."""
@@ -176,9 +188,20 @@ class SearchBot(Strategist):
             bank = request.get("time_bank")
             if bank is not None and bank < 10 * self.timeout:
                 seconds = seconds / 2
+        if self.game_time:
+            left = self.game_time - self.spent
+            seconds = 0.0 if left < GAME_RESERVE * self.game_time else min(seconds, left / GAME_SHARE)
         return seconds
 
     def decide(self, request):
+        """:meth:`choose`, timed against the game's thinking time (``game_time``)."""
+        began = time.perf_counter()
+        try:
+            return self.choose(request)
+        finally:
+            self.spent += time.perf_counter() - began
+
+    def choose(self, request):
         """Search in turn and drawn phases; the strategist's choice elsewhere."""
         legal = request["legal"]
         obs = request["observation"]
@@ -198,8 +221,11 @@ class SearchBot(Strategist):
         if len(options) == 1:
             return fallback
         prior = options.index(fallback)
+        seconds = self.budget(request)
+        if seconds is not None and seconds <= 0:
+            return fallback  # the game's thinking time is nearly used up
         try:
-            return self.search(view, options, obs["seat"], self.budget(request), prior)
+            return self.search(view, options, obs["seat"], seconds, prior)
         except Exception as error:  # never forfeit a game over a position the bot could not write
             sys.stderr.write(f"search: {error!r}; falling back to the strategist\n")
             return fallback

@@ -11,6 +11,7 @@ takes a sandbox that played the previous game, :meth:`BotLink.detach` hands it o
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -79,6 +80,8 @@ class LinkLimits:
     max_line_bytes: int
     fault_stderr_bytes: int
     stderr_bytes: int = 64 * 1024
+    game_time: float = 0.0
+    """Thinking time for the whole game, free time included (0: no such limit)."""
 
 
 @dataclass
@@ -114,6 +117,8 @@ class BotLink:
 
     def __post_init__(self) -> None:
         self.bank = self.limits.time_bank
+        self.game_left = self.limits.game_time or math.inf
+        """Thinking time left for this game (``LinkLimits.game_time``; infinite without that limit)."""
         self._lock = threading.Lock()
         self._abandoned = False
         self._has_unread: Callable[[], bool] | None = None
@@ -311,8 +316,12 @@ class BotLink:
         per-decision allowance comes out of the bank.
         """
         allowance = self.limits.decision_timeout
+        wait = allowance + self.bank
+        capped = self.game_left < wait  # the game's thinking time ends first
+        if capped:
+            wait = max(0.0, self.game_left)
         try:
-            line = self.conn.readline(allowance + self.bank)
+            line = self.conn.readline(wait)
             think = time.perf_counter() - sent_at
             if len(line) > self.limits.max_line_bytes:
                 raise BotOutputTooLong(self.limits.max_line_bytes)
@@ -327,7 +336,12 @@ class BotLink:
         except Exception as exc:
             think = time.perf_counter() - sent_at
             kind, message = classify(exc)
-            if kind == "timeout":
+            if kind == "timeout" and capped:
+                message = (
+                    f"its thinking time for the game ({self.limits.game_time} s) ran out: no answer "
+                    f"within the {wait:.3f} s it had left ({think:.3f} s waited)"
+                )
+            elif kind == "timeout":
                 message = (
                     f"no answer within {allowance} s plus its time bank of {self.bank:.3f} s "
                     f"({think:.3f} s waited): {self._silence('answer')}"
@@ -335,6 +349,7 @@ class BotLink:
             self.stop(kind, decision, message)
             return None, think
         self.think_total += think
+        self.game_left -= think
         self.answers += 1
         answered = f"its answer to request {decision}"
         if self.after == "hand_end":

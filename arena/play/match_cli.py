@@ -144,7 +144,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"runner: {runner_label(args)}", file=sys.stderr)
     if runner.name == "process":
         print(PROCESS_WARNING, file=sys.stderr)
-    settings = MatchSettings(decision_timeout=args.decision_timeout, time_bank=args.time_bank)
+    settings = MatchSettings(
+        decision_timeout=args.decision_timeout, time_bank=args.time_bank, game_time=args.game_time
+    )
     entries = bot_entries(args.bots, runner)
     standings = [Standing(e.name) for e in entries]
     out = Path(args.replays) if args.replays else None
@@ -260,5 +262,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--replays", help="folder for one replay file per game")
     parser.add_argument("--decision-timeout", type=float, default=MatchSettings.decision_timeout)
     parser.add_argument("--time-bank", type=float, default=MatchSettings.time_bank)
+    parser.add_argument(
+        "--game-time",
+        type=float,
+        default=MatchSettings.game_time,
+        help="each bot's thinking time for a whole game, in seconds (0: none; the platform gives "
+        "(its match time limit - 60 s) / players)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=_run)

@@ -72,7 +72,9 @@ class MatchSettings:
 
     The clock is a chess clock: each decision may take ``decision_timeout`` seconds for free; time beyond
     that comes out of the bot's ``time_bank`` for the whole game, and a bot whose bank runs out is faulted
-    (``timeout``). ``startup_timeout`` is the time to answer ``hello`` with ``ready`` (starting the bot
+    (``timeout``). ``game_time`` (0: none) caps a bot's thinking over the whole game, free time included:
+    a bot that has used it up is faulted (``timeout``) at once, so no bot can hold a worker longer than
+    its share of the match's time limit by answering just within ``decision_timeout`` every time. ``startup_timeout`` is the time to answer ``hello`` with ``ready`` (starting the bot
     itself is bounded by the runner's own start-up limit). ``max_line_bytes`` is the longest line a bot may
     write. ``stderr_bytes`` is how much of each bot's stderr is kept in the result (the end of it), and
     ``fault_stderr_bytes`` how much goes into a fault. ``ask_forced``: see below.
@@ -80,6 +82,7 @@ class MatchSettings:
 
     decision_timeout: float = 1.0
     time_bank: float = 30.0
+    game_time: float = 0.0
     startup_timeout: float = 10.0
     max_line_bytes: int = 65536
     stderr_bytes: int = 64 * 1024
@@ -99,6 +102,7 @@ class MatchSettings:
         for name in (
             "decision_timeout",
             "time_bank",
+            "game_time",
             "startup_timeout",
             "connect_timeout",
             "series_think_budget",
@@ -116,13 +120,16 @@ class MatchSettings:
             raise ValueError("MatchSettings.max_line_bytes must be at least 256")
 
     def limits(self) -> dict[str, Any]:
-        """The limits as announced in ``hello`` (seconds and bytes)."""
-        return {
+        """The limits as announced in ``hello`` (seconds and bytes; ``game_time`` only when set)."""
+        limits: dict[str, Any] = {
             "decision_timeout": self.decision_timeout,
             "time_bank": self.time_bank,
             "startup_timeout": self.startup_timeout,
             "max_line_bytes": self.max_line_bytes,
         }
+        if self.game_time:
+            limits["game_time"] = self.game_time
+        return limits
 
     def link_limits(self) -> LinkLimits:
         """What each :class:`~arena.play.bot_link.BotLink` enforces."""
@@ -133,6 +140,7 @@ class MatchSettings:
             self.max_line_bytes,
             self.fault_stderr_bytes,
             self.stderr_bytes,
+            self.game_time,
         )
 
 

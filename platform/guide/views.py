@@ -60,12 +60,15 @@ def doc(request: HttpRequest, name: str) -> HttpResponse:
 
 def limits(request: HttpRequest) -> HttpResponse:
     """The limits a bot lives with (the values in force, then the docs' explanations) and the faults."""
-    from arena.play.referee import MatchSettings
+    from matches.play import game_time, match_options
     from sandbox import Limits
 
     sections = [docs.render(docs.section(name, heading)) for name, heading in LIMIT_SECTIONS]
     context = {
-        "match": dataclasses.asdict(MatchSettings()),
+        "match": {
+            **dataclasses.asdict(match_options(2)),
+            "game_time": ", ".join(f"{game_time(n):g} s at {n} players" for n in (2, 4, 10)),
+        },
         "sandbox": dataclasses.asdict(Limits()),
         "upload": {
             "upload size": f"{validation.MAX_UPLOAD_BYTES // 1024} KiB",

@@ -15,6 +15,25 @@ if TYPE_CHECKING:
     from arena.play.referee import MatchResult
 
 
+#: Seconds of a match task's time limit kept for starting, recording and closing, not given to the bots.
+MATCH_OVERHEAD = 60.0
+
+
+def game_time(players: int) -> float:
+    """Each bot's thinking time for one game (``MatchSettings.game_time``): an equal share of the match
+    task's time limit less :data:`MATCH_OVERHEAD`, so that however slowly the bots answer, the game ends
+    (a bot out of time is faulted) and is recorded before the task's time limit stops it unrecorded."""
+    return max(1.0, (settings.UNO_ARENA_MATCH_TIME_LIMIT - MATCH_OVERHEAD) / max(1, players))
+
+
+def match_options(players: int, **match_settings: Any) -> Any:
+    """The ``MatchSettings`` of a match of ``players`` bots: the defaults, the game time, then
+    ``match_settings``."""
+    from arena.play.referee import MatchSettings
+
+    return MatchSettings(**{"game_time": game_time(players), **match_settings})
+
+
 def sandbox_runner() -> Any:
     """The sandbox runner configured by ``UNO_ARENA_RUNNER`` (``auto`` picks the strongest available)."""
     from sandbox import get_runner
@@ -66,10 +85,10 @@ def play(
 ) -> MatchResult:
     """Play one match between ``versions`` (seat order) and return the referee's result, with each bot's
     per-decision stderr as ``decision_stderr``."""
-    from arena.play.referee import MatchSettings, run_match
+    from arena.play.referee import run_match
 
     runner = sandbox_runner()
-    options = MatchSettings(**match_settings) if match_settings else MatchSettings()
+    options = match_options(len(versions), **match_settings)
     recorders: list[list[Any]] = [[] for _ in versions]
     result = run_match(rules, bot_entries(versions, runner, recorders), seed, options, duplicate=duplicate)
     # Each bot's stderr per decision, [game, seat, decision, text] rows, for its owner in the replay viewer
@@ -89,7 +108,7 @@ def play_series(
     the same versions (in any order) and have its own seed. ``on_game(k, result)`` gets each game's
     result as it ends, with that game's per-decision stderr as ``decision_stderr`` (game 0 of its own
     replay, as :func:`play` gives it)."""
-    from arena.play.referee import MatchSettings, SeriesGame, run_series
+    from arena.play.referee import SeriesGame, run_series
 
     first = list(games[0][0])
     index = {version.pk: k for k, version in enumerate(first)}
@@ -99,7 +118,7 @@ def play_series(
             raise ValueError("every game of a series seats the same versions")
         plan.append(SeriesGame(seed, tuple(index[v.pk] for v in versions)))
     runner = sandbox_runner()
-    options = MatchSettings(**match_settings) if match_settings else MatchSettings()
+    options = match_options(len(first), **match_settings)
     recorders: list[list[Any]] = [[] for _ in first]
     current = [0]
     entries = bot_entries(first, runner, recorders, game=lambda: current[0])
@@ -129,10 +148,10 @@ def play_duplicate_series(
     ``on_match(k, result)`` gets each match's result as its last rotation ends, with its per-decision
     stderr as ``decision_stderr`` (games numbered by rotation, as :func:`play` gives them);
     ``on_game(k, rotation)`` is called after every game."""
-    from arena.play.referee import MatchSettings, run_duplicate_series
+    from arena.play.referee import run_duplicate_series
 
     runner = sandbox_runner()
-    options = MatchSettings(**match_settings) if match_settings else MatchSettings()
+    options = match_options(len(versions), **match_settings)
     recorders: list[list[Any]] = [[] for _ in versions]
     deals = len(seeds)
     current = [0]  # the game being played, counted in play order (rotation * deals + deal)

@@ -91,6 +91,39 @@ def test_a_faulted_bot_writing_nul_everywhere_loses_and_the_match_counts(
     assert seats[fuzz.pk].rating_after < seats[fuzz.pk].rating_before
 
 
+#: Plays the first legal action after 0.3 s of "thought" at every request: always within the 1 s allowance.
+SLOW_BOT = b"""import json, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "ready", "name": "slow"}), flush=True)
+    elif msg["type"] == "request":
+        time.sleep(0.3)
+        print(json.dumps({"type": "action", "id": msg["id"], "action": msg["legal"][0]}), flush=True)
+    elif msg["type"] == "match_end":
+        break
+"""
+
+
+def test_a_bot_that_thinks_out_its_game_time_loses_and_the_match_counts(
+    rulesets: None, owner: Any, other: Any, process_runner: None, settings: Any
+) -> None:
+    """It never uses its bank, but at 0.3 s a decision its share of the match's time limit, here
+    (62 s - 60 s) / 2 = 1 s, is gone after a few decisions: it is faulted, not the match."""
+    require_postgres()
+    settings.UNO_ARENA_MATCH_TIME_LIMIT = 62
+    slow = make_bot(owner, "slow", source=SLOW_BOT)
+    rival = make_bot(other, "rival")
+    match = create_match(RuleSet.objects.get(slug="classic-single"), [slow, rival], rated=True, seed=4)
+    assert tasks.run_match_task.apply(args=[match.pk]).get() == "finished"
+    seats = {p.bot_id: p for p in Match.objects.get(pk=match.pk).participants.all()}
+    assert seats[slow.pk].fault_kind == "timeout"
+    assert "thinking time for the game (1.0 s) ran out" in seats[slow.pk].fault_detail
+    assert (seats[slow.pk].place, seats[rival.pk].place) == (2, 1)
+    assert seats[rival.pk].fault_kind == ""
+    assert seats[slow.pk].rating_after < seats[slow.pk].rating_before
+
+
 def _raw_result(text: str) -> FakeResult:
     """A result holding raw text, as if a path had bypassed the referee's boundary (a bug)."""
     return FakeResult(

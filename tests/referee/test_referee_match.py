@@ -114,6 +114,29 @@ def test_the_time_bank_absorbs_slow_decisions_then_runs_out(process_runner) -> N
     assert result.places[-1] == [0]
 
 
+def test_a_bot_that_answers_just_in_time_runs_out_of_game_time(process_runner, log) -> None:
+    # 0.15 s a decision, within the 0.2 s allowance every time: no bank used, but the game's thinking
+    # time (1 s) is gone after about 6 answers; the bot is faulted then, not the match.
+    settings = MatchSettings(decision_timeout=0.2, time_bank=30.0, game_time=1.0)
+    slow = bad(process_runner, "slow", 1, 0.15, log=log)
+    result = run_match(
+        preset("classic-single"), [slow, example(process_runner, "greedy_bot.py")], 3, settings
+    )
+    fault = result.faults[0]
+    assert fault is not None
+    assert fault.kind == "timeout"
+    assert "thinking time for the game (1.0 s) ran out" in fault.message
+    assert result.faults[1] is None
+    assert result.places[-1] == [0]  # it counts against the slow bot alone
+    mine = [d for d in result.replay["decisions"] if d[0] == 0 and d[3] is None and d[2] is not None]
+    assert 4 <= len(mine) <= 7
+    assert sum(d[2] for d in mine) <= 1000 + 50  # never more than its game time (ms), give or take a read
+    hello = json.loads(log[0].sent[0])
+    assert hello["limits"]["game_time"] == 1.0
+    validate_conversation(log)
+    assert "game_time" not in MatchSettings().limits()  # no such limit unless one is set
+
+
 def test_smackdown_slaps_are_applied_in_order_of_arrival(process_runner) -> None:
     rules = parse_rules("classic-single,smackdown=true")
     slow = bad(process_runner, "slowslap", 1, 0.3)

@@ -95,6 +95,37 @@ def test_the_budget_follows_the_referees_decision_timeout() -> None:
     assert SEARCH.SearchBot(sims=10).budget({"time_bank": 30.0}) is None
 
 
+def test_the_budget_shares_out_the_games_thinking_time() -> None:
+    hello = {"seat": 0, "players": 2, "seed": 1, "rules": PRESETS["classic"].to_dict()}
+    bot = SEARCH.SearchBot(seconds=1.0)
+    bot.on_hello({**hello, "limits": {"decision_timeout": 1.0, "time_bank": 30.0, "game_time": 20.0}})
+    assert bot.budget({"time_bank": 30.0}) == pytest.approx(20.0 / SEARCH.GAME_SHARE)  # 0.5 s, not 0.6 s
+    bot.spent = 16.5  # less than GAME_RESERVE of the game time is left: no more searching
+    assert bot.budget({"time_bank": 30.0}) == 0.0
+    bot.on_hello({**hello, "limits": {"decision_timeout": 1.0, "time_bank": 30.0}})  # the next game
+    assert bot.spent == 0.0
+    assert bot.budget({"time_bank": 30.0}) == pytest.approx(1.0 * SEARCH.SAFETY)  # no game_time: no cap
+
+
+def test_the_search_bot_keeps_within_its_game_time() -> None:
+    spent: list[float] = []
+
+    class Capped(SEARCH.SearchBot):  # type: ignore[misc,name-defined]
+        def on_hello(self, hello):  # type: ignore[no-untyped-def]
+            super().on_hello({**hello, "limits": {"decision_timeout": 1.0, "game_time": 2.0}})
+
+        def decide(self, request):  # type: ignore[no-untyped-def]
+            began = time.perf_counter()
+            try:
+                return super().decide(request)
+            finally:
+                spent.append(time.perf_counter() - began)
+
+    play_local(PRESETS["classic"], [Capped(seconds=1.0), STRATEGIST.Strategist()], seed=4)
+    assert max(spent) > 0.02, "it searched"
+    assert sum(spent) < 2.0  # and stopped in time: a game to 500 points is hundreds of decisions
+
+
 # Seat 0 holds its last card, R0, on a red pile, in the first hand of a game to 500 points.
 GOING_OUT = (
     "uno1 rules:classic hand:1 dealer:0 turn:37 scores:0,0 dir:cw color:R move:turn:0 uno:0"
