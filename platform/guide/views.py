@@ -67,7 +67,8 @@ def limits(request: HttpRequest) -> HttpResponse:
     context = {
         "match": {
             **dataclasses.asdict(match_options(2)),
-            "game_time": ", ".join(f"{game_time(n):g} s at {n} players" for n in (2, 4, 10)),
+            "game_time": ", ".join(f"{game_time(n):g} s at {n} players" for n in (2, 4, 10))
+            + f"; a duplicate match's games share one match's time: {game_time(2, 2):g} s heads-up",
         },
         "sandbox": dataclasses.asdict(Limits()),
         "upload": {

@@ -19,19 +19,22 @@ if TYPE_CHECKING:
 MATCH_OVERHEAD = 60.0
 
 
-def game_time(players: int) -> float:
+def game_time(players: int, games: int = 1) -> float:
     """Each bot's thinking time for one game (``MatchSettings.game_time``): an equal share of the match
-    task's time limit less :data:`MATCH_OVERHEAD`, so that however slowly the bots answer, the game ends
-    (a bot out of time is faulted) and is recorded before the task's time limit stops it unrecorded."""
-    return max(1.0, (settings.UNO_ARENA_MATCH_TIME_LIMIT - MATCH_OVERHEAD) / max(1, players))
+    task's time limit less :data:`MATCH_OVERHEAD`, between the ``players`` bots and the ``games`` that
+    share that limit (a duplicate match plays one game per rotation), so that however slowly the bots
+    answer, the games end (a bot out of time is faulted) and are recorded before the task's time limit
+    stops them unrecorded. (A series' time limit is the match limit times its matches.)"""
+    share = (settings.UNO_ARENA_MATCH_TIME_LIMIT - MATCH_OVERHEAD) / (max(1, players) * max(1, games))
+    return max(1.0, share)
 
 
-def match_options(players: int, **match_settings: Any) -> Any:
-    """The ``MatchSettings`` of a match of ``players`` bots: the defaults, the game time, then
-    ``match_settings``."""
+def match_options(players: int, games: int = 1, **match_settings: Any) -> Any:
+    """The ``MatchSettings`` of a match of ``players`` bots playing ``games`` games: the defaults, the
+    game time, then ``match_settings``."""
     from arena.play.referee import MatchSettings
 
-    return MatchSettings(**{"game_time": game_time(players), **match_settings})
+    return MatchSettings(**{"game_time": game_time(players, games), **match_settings})
 
 
 def sandbox_runner() -> Any:
@@ -88,7 +91,8 @@ def play(
     from arena.play.referee import run_match
 
     runner = sandbox_runner()
-    options = match_options(len(versions), **match_settings)
+    rotations = len(versions) if duplicate else 1  # a duplicate match: a game per rotation
+    options = match_options(len(versions), rotations, **match_settings)
     recorders: list[list[Any]] = [[] for _ in versions]
     result = run_match(rules, bot_entries(versions, runner, recorders), seed, options, duplicate=duplicate)
     # Each bot's stderr per decision, [game, seat, decision, text] rows, for its owner in the replay viewer
@@ -151,7 +155,7 @@ def play_duplicate_series(
     from arena.play.referee import run_duplicate_series
 
     runner = sandbox_runner()
-    options = match_options(len(versions), **match_settings)
+    options = match_options(len(versions), len(versions), **match_settings)  # a game per rotation
     recorders: list[list[Any]] = [[] for _ in versions]
     deals = len(seeds)
     current = [0]  # the game being played, counted in play order (rotation * deals + deal)

@@ -128,6 +128,7 @@ def test_limits_and_faults_show_the_values_in_force(client: Client) -> None:
     page = client.get("/guide/limits/").content.decode()
     assert f'<td class="num">{MatchSettings().decision_timeout}</td>' in page
     assert "270 s at 2 players, 135 s at 4 players, 54 s at 10 players" in page  # (600 s - 60 s) / players
+    assert "a duplicate match&#x27;s games share one match&#x27;s time: 135 s heads-up" in page
     assert f'<td class="num">{Limits().memory_mb}</td>' in page
     assert 'id="faults"' in page
     for kind in FAULT_KINDS:
