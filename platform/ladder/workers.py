@@ -22,6 +22,11 @@ from django.core.cache import cache
 log = logging.getLogger(__name__)
 MATCH_QUEUE = "matches"
 SEEN = "ladder:match-processes:seen"
+POOL = "ladder:pool-size:"
+"""Cache key prefix of a worker's pool size, remembered for :data:`POOL_MEMORY` seconds: the stats reply
+of a busy worker is often late (the filesystem broker of ``scripts/run`` polls once a second), and a
+worker's pool size does not change while it runs."""
+POOL_MEMORY = 3600
 
 
 def pool_size(stats: Any) -> int:
@@ -39,7 +44,8 @@ def live_match_processes(timeout: float = 1.0) -> int:
     broker is down).
 
     Two broadcasts, each waiting ``timeout`` seconds for the replies: ``active_queues`` finds the workers
-    of the queue, ``stats`` (sent to those workers only) their pool sizes.
+    of the queue, ``stats`` (sent to those workers only) their pool sizes; a worker whose stats reply is
+    missing counts with its pool size remembered from an earlier reply (:data:`POOL`), else as one.
     """
     try:
         replies = current_app.control.inspect(timeout=timeout).active_queues() or {}
@@ -53,10 +59,15 @@ def live_match_processes(timeout: float = 1.0) -> int:
         return 0
     try:
         stats = current_app.control.inspect(destination=nodes, timeout=timeout).stats() or {}
-    except Exception as exc:  # as above: each worker that answered counts as one process
+    except Exception as exc:  # as above: the pool sizes remembered, or one process each
         log.warning("could not ask the workers their pool sizes: %r", exc)
         stats = {}
-    return sum(pool_size(stats.get(node)) for node in nodes)
+    sizes = {node: pool_size(stats[node]) for node in nodes if node in stats}
+    if sizes:
+        cache.set_many({POOL + node: size for node, size in sizes.items()}, timeout=POOL_MEMORY)
+    missing = [node for node in nodes if node not in sizes]
+    remembered = cache.get_many([POOL + node for node in missing]) if missing else {}
+    return sum(sizes.values()) + sum(int(remembered.get(POOL + node) or 1) for node in missing)
 
 
 def match_processes(grace: float = 60.0) -> int:

@@ -199,12 +199,15 @@ def test_live_match_processes_counts_the_pools_of_the_match_workers(monkeypatch:
     answer(queues, pools)
     assert workers.live_match_processes() == 5  # the site-only worker's 8 do not count
     assert asked == [["w1@h", "w3@h"]]  # only the match workers are asked for their pools
-    answer(queues, {"w1@h": {"pool": {"max-concurrency": 3}}})  # w3's stats reply was lost
-    assert workers.live_match_processes() == 4
-    answer(queues, {"w1@h": {"pool": {}}, "w3@h": "garbage"})
-    assert workers.live_match_processes() == 2
+    answer(queues, {"w1@h": {"pool": {"max-concurrency": 3}}})  # w3's stats reply was late
+    assert workers.live_match_processes() == 5  # its pool size as last seen
     answer(queues, ConnectionError("a reply read half-written"))
-    assert workers.live_match_processes() == 2  # one process each, at least
+    assert workers.live_match_processes() == 5
+    answer(queues, {"w1@h": {"pool": {}}, "w3@h": "garbage"})
+    assert workers.live_match_processes() == 2  # answers without a pool size: one process each
+    cache.delete_many([workers.POOL + "w1@h", workers.POOL + "w3@h"])  # forgotten: one process each
+    answer(queues, {})
+    assert workers.live_match_processes() == 2
     answer(None)  # nobody answered
     assert workers.live_match_processes() == 0
     answer(ConnectionError("broker down"))
