@@ -73,8 +73,9 @@ class MatchSettings:
     The clock is a chess clock: each decision may take ``decision_timeout`` seconds for free; time beyond
     that comes out of the bot's ``time_bank`` for the whole game, and a bot whose bank runs out is faulted
     (``timeout``). ``game_time`` (0: none) caps a bot's thinking over the whole game, free time included:
-    a bot that has used it up is faulted (``timeout``) at once, so no bot can hold a worker longer than
-    its share of the match's time limit by answering just within ``decision_timeout`` every time. ``startup_timeout`` is the time to answer ``hello`` with ``ready`` (starting the bot
+    a bot whose game time runs out is faulted (``timeout``), so no bot can hold a worker longer than its
+    share of the match's time limit by answering just within ``decision_timeout`` every time.
+    ``startup_timeout`` is the time to answer ``hello`` with ``ready`` (starting the bot
     itself is bounded by the runner's own start-up limit). ``max_line_bytes`` is the longest line a bot may
     write. ``stderr_bytes`` is how much of each bot's stderr is kept in the result (the end of it), and
     ``fault_stderr_bytes`` how much goes into a fault. ``ask_forced``: see below.

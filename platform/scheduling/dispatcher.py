@@ -188,32 +188,26 @@ def matchmaking_schedule() -> dict[str, Any] | None:
     from django_celery_beat.models import PeriodicTask
 
     rows = list(PeriodicTask.objects.filter(task="ladder.tasks.matchmake").values_list("enabled", "kwargs"))
-    enabled = [kwargs for on, kwargs in rows if on]
-    if rows and not enabled:
+    tasks = [_kwargs(text) for on, text in rows if on]
+    if rows and not tasks:
         return None
-    rulesets: set[str] | None = set()
-    queued: int | None = None
-    for text in enabled:
-        try:
-            kwargs = json.loads(text or "{}")
-        except ValueError:
-            kwargs = {}
-        if not isinstance(kwargs, dict):
-            kwargs = {}
-        names = kwargs.get("rulesets")
-        if rulesets is not None:
-            if isinstance(names, list) and names:
-                rulesets.update(str(name) for name in names)
-            else:
-                rulesets = None
-        if isinstance(kwargs.get("queued"), int):
-            queued = max(queued or 0, kwargs["queued"])
+    named = [kwargs["rulesets"] for kwargs in tasks if isinstance(kwargs.get("rulesets"), list)]
+    queues = [kwargs["queued"] for kwargs in tasks if isinstance(kwargs.get("queued"), int)]
     schedule: dict[str, Any] = {}
-    if rulesets:
-        schedule["rulesets"] = sorted(rulesets)
-    if queued is not None:
-        schedule["queued"] = queued
+    if tasks and len(named) == len(tasks) and all(named):  # else one of them plans on every rule set
+        schedule["rulesets"] = sorted({str(name) for names in named for name in names})
+    if queues:
+        schedule["queued"] = max(0, *queues)
     return schedule
+
+
+def _kwargs(text: str | None) -> dict[str, Any]:
+    """A periodic task's keyword arguments (its JSON text), or none when they are not a JSON object."""
+    try:
+        kwargs = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return kwargs if isinstance(kwargs, dict) else {}
 
 
 def top_up_ladder(free: int) -> int:
