@@ -18,10 +18,12 @@ Safe by default: DEBUG is off, HTTPS is assumed (a TLS proxy in front), a Conten
 | ``CSRF_TRUSTED_ORIGINS`` | none | comma separated, e.g. ``https://uno.example.org`` |
 | ``UNO_ARENA_PRODUCTION`` | off | refuses the default key, debug and the ``process`` runner |
 | ``UNO_ARENA_VAR`` | ``var/`` in the repository | data folder for SQLite, broker, caches, bot files |
+| ``UNO_ARENA_STATIC_ROOT`` | ``static/`` in the data folder | where ``collectstatic`` puts the static files |
 | ``UNO_ARENA_MATCH_TIME_LIMIT`` | 600 | hard limit of one match task (seconds) |
 | ``UNO_ARENA_REAP_AFTER`` | time limit + 120 | a match running longer is re-queued or failed by the reaper |
 | ``UNO_ARENA_REAP_EVERY`` | 60 | seconds between two reaper runs (beat) |
 | ``UNO_ARENA_LEADERBOARD_CACHE`` | 30 | seconds a rendered leaderboard page is cached |
+| ``UNO_ARENA_BOT_PAGE_CACHE`` | 86400 | seconds a rendered bot page is cached (0: off; changes start a new one) |
 | ``UNO_ARENA_MAX_REQUEST_BYTES`` | 1 MiB + 64 KiB | larger request bodies are refused (413) from their Content-Length |
 | ``UNO_ARENA_*_RATE``, ``UNO_ARENA_LOGIN_*`` | see ``docs/scheduling.md`` | request rates and log-in lockout |
 
@@ -224,13 +226,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES: dict[str, dict[str, object]]
 if CACHE_URL.startswith("redis"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "config.filecache.FileCache",  # Django's, culled once a minute
             "LOCATION": str(VAR_DIR / "cache"),
+            # Django's default (300) would cull the bot pages (web.page_cache) of a site of a few hundred bots.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
         }
     }
 
@@ -264,7 +269,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(os.environ.get("UNO_ARENA_STATIC_ROOT") or VAR_DIR / "static")
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
@@ -361,6 +366,8 @@ UNO_ARENA_MATCH_MAX_ATTEMPTS = 3
 UNO_ARENA_REAP_AFTER = int(os.environ.get("UNO_ARENA_REAP_AFTER") or UNO_ARENA_MATCH_TIME_LIMIT + 120)
 #: Seconds a rendered leaderboard page is cached (new results show at once; 0 turns it off).
 UNO_ARENA_LEADERBOARD_CACHE = int(os.environ.get("UNO_ARENA_LEADERBOARD_CACHE", "30"))
+#: Seconds a bot page rendered for visitors is kept (web.page_cache: a change starts a new one; 0: off).
+UNO_ARENA_BOT_PAGE_CACHE = int(os.environ.get("UNO_ARENA_BOT_PAGE_CACHE", "86400"))
 #: Unpacked bot versions are cached here by workers (the archive itself lives in the database).
 UNO_ARENA_BOT_CACHE = VAR_DIR / "bots"
 UNO_ARENA_EXAMPLES_DIR = REPO_DIR / "bots_examples"

@@ -16,7 +16,6 @@ from django.utils.cache import patch_vary_headers
 from arena.ratings.elo import START_RATING
 from bots.models import Bot
 from matches.models import MatchStatus, Participant
-from ratings import cache as leaderboard_cache
 from ratings.models import Rating
 from rulesets.models import RuleSet
 from web import insights, page_cache
@@ -40,16 +39,17 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A bot: its rating on every rule set with the Elo history as a chart, matches by table size, recent
     matches with links to their replays, versions with their smoke tests, and (owner) its faults.
 
-    Visitors without a session get it from the cache (``web.page_cache``: current, no query on a hit)."""
-    anonymous = is_anonymous(request)
-    key = page_cache.bot_key(pk) if anonymous else ""
-    if anonymous and (html := cache.get(key)) is not None:
+    Visitors without a session get it from the cache (``web.page_cache``: current, no query on a hit,
+    usually rendered by a task after the change rather than by the visitor)."""
+    cached = is_anonymous(request) and page_cache.timeout() > 0
+    key = page_cache.bot_key(pk) if cached else ""
+    if cached and (html := cache.get(key)) is not None:
         response = HttpResponse(html)
         patch_vary_headers(response, ["Cookie"])
         return response
     response = _render_bot_detail(request, pk)
-    if anonymous:
-        cache.set(key, response.content, leaderboard_cache.timeout())
+    if cached:
+        cache.set(key, response.content, page_cache.timeout())
     patch_vary_headers(response, ["Cookie"])
     return response
 

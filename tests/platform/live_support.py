@@ -12,10 +12,12 @@ broker and a private ``UNO_ARENA_VAR``; the test process publishes to the same b
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -172,6 +174,28 @@ def redis_broker(url: str) -> Iterator[Any]:
         reset_pools()
 
 
+@functools.cache
+def collected_static() -> str:
+    """A folder of the site's static files as ``collectstatic`` lays them out under the production
+    settings (hashed names and their manifest), made once per test process: a worker renders pages too
+    (``web.page_cache``), and a deployed worker has them (the image collects them)."""
+    folder = tempfile.mkdtemp(prefix="uno-arena-test-static-")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SECRET_KEY": "collectstatic-only",
+        "UNO_ARENA_VAR": tempfile.mkdtemp(prefix="uno-arena-test-static-var-"),
+        "UNO_ARENA_STATIC_ROOT": folder,
+    }
+    subprocess.run(
+        [sys.executable, str(REPO / "manage.py"), "collectstatic", "--noinput", "-v0"],
+        env=env,
+        check=True,
+        cwd=REPO,
+    )
+    return folder
+
+
 class CeleryWorker:
     """A ``celery -A config worker`` process (in its own process group) on the test database.
 
@@ -200,6 +224,7 @@ class CeleryWorker:
             "UNO_ARENA_RUNNER": runner,
             "UNO_ARENA_VAR": str(var),
             "CACHE_URL": "",
+            "UNO_ARENA_STATIC_ROOT": collected_static(),
             "PYTHONPATH": os.pathsep.join([str(REPO), str(PLATFORM)]),
             "PYTHONUNBUFFERED": "1",
             **env,

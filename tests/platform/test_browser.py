@@ -149,5 +149,14 @@ def test_sign_up_upload_challenge_and_watch(
                 assert "carols-bot" in board
                 page.goto(match_url)
                 assert page.locator("h1 .status").inner_text().strip() == "Finished"
+
+                # The bot's page says when, relative to now (static/web/ago.js), the date in the tooltip.
+                page.goto(f"{base}/bots/{Bot.objects.get(name='carols-bot').pk}/")
+                times = page.locator("time.ago")
+                assert times.count() >= 3  # last played, smoke test, uploaded
+                for i in range(times.count()):
+                    said = times.nth(i).inner_text()
+                    assert re.fullmatch(r"now|an? \w+ ago|\d+ \w+s ago", said), said
+                    assert (times.nth(i).get_attribute("title") or "").endswith(" UTC")
             finally:
                 browser.close()

@@ -253,7 +253,7 @@ _TEMPLATE_RATING_ROWS = """{% load humanize pages %}{% for rs, r in rows %}
     <td class="num"><b>{{ r.elo|floatformat:0 }}</b>{% if r.provisional %} <span class="tag" title="fewer than 20 rated games">prov.</span>{% endif %}</td>
     <td class="num">{{ r.games }}</td>
     <td class="num">{% if r.win_rate is not None %}{% widthratio r.wins r.games 100 %}%{% else %}—{% endif %}</td>
-    <td>{{ r.last_played|naturaltime|default:"—" }}</td>
+    <td>{{ r.last_played|ago|default:"—" }}</td>
     {% else %}<td class="num muted">—</td><td class="num">0</td><td class="num">—</td><td>—</td>{% endif %}
   </tr>
   {% endfor %}"""

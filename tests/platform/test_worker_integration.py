@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import time
 from collections.abc import Callable
 from io import StringIO
@@ -142,6 +143,10 @@ def test_worker_plays_a_challenge_end_to_end(
             assert rating.wins == (1 if seat.place == 1 else 0)
         board = client.get("/api/leaderboards/classic-single/").json()
         assert {row["bot"] for row in board["results"]} == {"tiny", *opponents}
+
+        # The worker renders the bots' pages for visitors after the match (web.page_cache), in its cache.
+        rendered = r"web\.tasks\.render_bot_pages\[[^\]]+\] succeeded in [\d.e-]+s: [1-9]"
+        wait_for(lambda: re.search(rendered, worker.log()), 60, "the bots' pages to be rendered")
 
         # A redelivered message (or a duplicate) never counts the match twice.
         run_match_task.delay(match_id)

@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import functools
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import naturaltime
 from django.template import TemplateDoesNotExist
 from django.template.defaultfilters import floatformat
 from django.template.loader import get_template
 from django.urls import get_script_prefix, reverse
+from django.utils import timezone
+from django.utils.dateformat import format as format_date
 from django.utils.html import escape
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
@@ -51,6 +53,18 @@ def path(name: str, *args: Any) -> str:
     return "".join(out)
 
 
+@register.filter
+def ago(moment: Any) -> SafeString:
+    """A moment as ``<time class="ago">``: its date and time (UTC) in the page, which stays true however
+    long the page is cached, and "3 minutes ago" in the browser (``static/web/ago.js``); "" for none."""
+    if not moment:
+        return mark_safe("")
+    stamp = moment.astimezone(UTC) if timezone.is_aware(moment) else moment
+    text = format_date(stamp, "j M Y, H:i") + " UTC"
+    iso = stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return mark_safe(f'<time class="ago" datetime="{iso}">{text}</time>')  # noqa: S308 (digits and names)
+
+
 def _rating_row(ruleset: Any, rating: Any) -> str:
     """One ``<tr>`` of a bot page's rating table, with the whitespace the template had around it."""
     head = f'<td><a href="{path("leaderboard", ruleset.slug)}">{escape(ruleset.name)}</a></td>'
@@ -62,13 +76,13 @@ def _rating_row(ruleset: Any, rating: Any) -> str:
     prov = ' <span class="tag" title="fewer than 20 rated games">prov.</span>' if rating.provisional else ""
     # As {% widthratio wins games 100 %} computes it.
     won = "—" if rating.win_rate is None else f"{round(float(rating.wins) / float(rating.games) * 100)}%"
-    last = naturaltime(rating.last_played)
+    last = ago(rating.last_played)
     return (
         f"\n  <tr>\n    {head}\n    \n"
         f'    <td class="num"><b>{floatformat(rating.elo, 0)}</b>{prov}</td>\n'
         f'    <td class="num">{rating.games}</td>\n'
         f'    <td class="num">{won}</td>\n'
-        f"    <td>{escape(last) if last else '—'}</td>\n    \n  </tr>\n  "
+        f"    <td>{last or '—'}</td>\n    \n  </tr>\n  "
     )
 
 
