@@ -46,12 +46,15 @@ running it on a file of the request lines.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -74,6 +77,7 @@ from arena.play.referee import (
     run_series,
 )
 from sandbox import BotSpec, Limits, Runner, runner_class
+from sandbox.bytecode import precompile
 from sandbox.process import ProcessRunner
 
 HERE = Path(__file__).resolve().parent
@@ -82,6 +86,17 @@ EXAMPLES = HERE.parent / "bots_examples"
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 SETTINGS = MatchSettings(time_bank=300.0)
 RULES = parse_rules("classic,max_hands=3")
+
+
+def worker_copy(folder: Path, bytecode: bool) -> Path:
+    """The example bots as a worker's cache holds an unpacked version: a copy (no ``__pycache__`` of this
+    checkout) with the ``.pyc`` files the worker compiles at unpack (``sandbox.bytecode``), or without."""
+    copy = Path(tempfile.mkdtemp(prefix="uno-arena-bench-bots-")) / "bots"
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    if bytecode:
+        precompile(copy)
+    atexit.register(shutil.rmtree, copy.parent, True)
+    return copy
 
 
 def request_lines(seed: int) -> list[bytes]:
@@ -598,9 +613,12 @@ def main() -> None:
     parser.add_argument("--version-games", type=int, default=50, help="games of the version-test series")
     parser.add_argument("--version-rules", default="classic", help="rules of the version-test series")
     parser.add_argument(
-        "--version-bot",
-        default=str(EXAMPLES / "greedy_bot.py"),
-        help="the fast bot of the version-test series",
+        "--version-bot", default=None, help="the fast bot of the version-test series (greedy_bot.py)"
+    )
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="run the example bots without the .pyc files a worker compiles at unpack (sandbox.bytecode)",
     )
     parser.add_argument("--version-runners", default="bwrap", help="runners of the version-test series")
     parser.add_argument(
@@ -609,8 +627,12 @@ def main() -> None:
         help="one section (match also runs decision and startup: it needs R1 and the start-up)",
     )
     args = parser.parse_args()
+    global EXAMPLES
+    EXAMPLES = worker_copy(EXAMPLES, bytecode=not args.no_bytecode)
+    version_bot = Path(args.version_bot).resolve() if args.version_bot else EXAMPLES / "greedy_bot.py"
     print(
-        f"Referee benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}"
+        f"Referee benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}; "
+        f"example bots {'without' if args.no_bytecode else 'with'} compiled bytecode"
     )
     runners = {n: r for n in args.runners.split(",") if (r := make_runner(n)) is not None}
     only = args.only
@@ -633,9 +655,7 @@ def main() -> None:
         ratios = match_split(runners, args.games, r1, starts)
     if only in (None, "version"):
         chosen = {n: runners[n] for n in args.version_runners.split(",") if n in runners}
-        per_core = version_series(
-            chosen, args.version_games, args.version_rules, args.rounds, Path(args.version_bot).resolve()
-        )
+        per_core = version_series(chosen, args.version_games, args.version_rules, args.rounds, version_bot)
     targets(shares, ratios, per_core)
 
 

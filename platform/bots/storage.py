@@ -12,13 +12,15 @@ from pathlib import Path
 from django.conf import settings
 
 from bots.models import BotVersion
+from sandbox.bytecode import precompile
 
 
 def version_dir(version: BotVersion) -> Path:
     """Unpack ``version`` (once per worker machine) and return its folder.
 
     The folder is named by the archive's SHA-256 and filled atomically (unpack to a temporary
-    folder, then rename), so concurrent workers never see a half-written bot.
+    folder, compile its Python files to bytecode, then rename), so concurrent workers never see a
+    half-written bot.
     """
     cache = Path(settings.UNO_ARENA_BOT_CACHE)
     cache.mkdir(parents=True, exist_ok=True)
@@ -37,6 +39,7 @@ def version_dir(version: BotVersion) -> Path:
                 path = tmp / info.filename
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(zf.read(info))
+        precompile(tmp)  # its .pyc files: the sandbox's read-only copy cannot cache them (sandbox.bytecode)
         os.chmod(tmp, 0o755)  # noqa: S103  (the sandbox user must read the bot)
         try:
             tmp.rename(target)

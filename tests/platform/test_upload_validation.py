@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import stat
+import sys
 import zipfile
 from typing import Any
 
@@ -139,6 +140,8 @@ def test_version_is_unpacked_for_the_sandbox(bot: Bot) -> None:
     folder = version_dir(bot.active_version)
     assert (folder / "bot.py").read_bytes() == BOT_SOURCE
     assert version_dir(bot.active_version) == folder  # cached
+    # compiled once here, since the sandbox's copy is read-only (sandbox.bytecode)
+    assert (folder / "__pycache__" / f"bot.{sys.implementation.cache_tag}.pyc").is_file()
 
 
 def test_normalised_archive_is_deterministic() -> None:
