@@ -10,7 +10,10 @@ holds :data:`ENDGAME` cards or fewer, it:
    it followed from the events, the hand sizes, the pending penalty...);
 2. samples *worlds* consistent with it (``sample_world``: the view loaded by ``Game.from_position`` with a
    fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile; cards a seat
-   probably lacks, because it drew or played a wild on them, are moved away from it);
+   probably lacks, because it drew or played a wild on them, are moved away from it), and keeps a world
+   with the chance that the other seats' plays since they last drew are what a strategist-like player
+   would have played holding the world's hands (:class:`PlayLog`, :func:`model_agrees`; rejection, at
+   most :data:`MODEL_TRIES` draws);
 3. for every option, plays it in the world and finishes the hand with the engine's heuristic policy for every
    seat (the same world and the same random numbers for every option), and scores the result: 1 for
    winning the hand (or the game), 0 for losing it — in games to a target, the hand's points instead
@@ -46,6 +49,7 @@ except ImportError:  # a clone: the repository root is the parent folder
 from strategist import Strategist  # the fallback policy, in the same folder
 from uno_bot import run  # the protocol helper, in the same folder (re-exported for the levels)
 
+from arena.engine.cards import CARDS, COLOURS, parse_card
 from arena.engine.determinize import ViewTracker, sample_world
 from arena.engine.policies import heuristic_policy
 from arena.engine.rules import RuleSet
@@ -71,6 +75,93 @@ GAME_SHARE = 40
 GAME_RESERVE = 0.2
 """... and no decision searches once less than this share of the game time is left (the strategist,
 which answers at once, plays the rest of the game)."""
+
+
+MODEL_MISS = 0.25
+"""How likely the opponent model finds a play it would not have made: a world whose hand for a seat makes
+``k`` of that seat's recent plays unlike the model is kept with probability ``MODEL_MISS ** k``."""
+MODEL_TRIES = 12
+"""Worlds drawn at most per playout round to find one the opponent model accepts (then the last one)."""
+
+
+class PlayLog:
+    """Per seat, its plays since it last took cards, each with the colour in force and the rank on top
+    before it: with a world's hand for that seat, the hand before each of those plays is known exactly (the
+    hand now plus the cards played since), so :meth:`likelihood` can ask whether a strategist-like player
+    holding it would have made that play (:func:`model_agrees`)."""
+
+    def __init__(self, players):
+        self.plays: list[list[tuple[int, int, str, str | None]]] = [[] for _ in range(players)]
+        self.drew = [False] * players
+
+    def on_event(self, event, tracker):
+        """Follow one event; ``tracker`` (not yet fed this event) gives the pile's state before it."""
+        kind = event["type"]
+        if kind in ("hand", "swap", "shuffle", "rotate"):
+            self.plays = [[] for _ in self.plays]
+            self.drew = [False] * len(self.plays)
+        elif kind == "draw":
+            seat = event["seat"]
+            if event.get("count", len(event.get("cards", ()))):
+                self.plays[seat] = []
+                self.drew[seat] = True  # its next play may be the drawn card, which is no choice
+        elif kind == "play":
+            seat = event["seat"]
+            if self.drew[seat]:
+                self.drew[seat] = False
+            elif tracker.colour >= 0:
+                self.plays[seat].append(
+                    (parse_card(event["card"]), tracker.colour, tracker.top_rank, event.get("color"))
+                )
+
+    def likelihood(self, world, me):
+        """How likely the other seats' recent plays are with the world's hands, under the model."""
+        weight = 1.0
+        n = len(self.plays)
+        for seat, plays in enumerate(self.plays):
+            if seat == me or not plays:
+                continue
+            hand = list(world.hands[seat])
+            for card, colour, rank, named in reversed(plays):
+                hand.append(card)  # the hand just before this play
+                if not model_agrees(hand, card, colour, rank, named, n):
+                    weight *= MODEL_MISS
+        return weight
+
+
+def model_agrees(hand, card, colour, rank, named, players):
+    """Whether a player holding ``hand`` (card ids), with ``colour`` in force and ``rank`` on top, would play
+    ``card`` (naming ``named``) as the strategist's stand-in (``arena.engine.policies.heuristic_policy``)
+    values its plays: follow the colour it holds most, keep wilds for when nothing else plays or for the last
+    two cards, name the colour held most; with the next seat's hand size unknown, either way of it counts."""
+    counts = [0, 0, 0, 0]
+    for c in hand:
+        if CARDS[c].colour >= 0:
+            counts[CARDS[c].colour] += 1
+    if named is not None and named in COLOURS and counts[COLOURS.index(named)] < max(counts):
+        return False
+    last_but_one = len(hand) == 2
+    for threat in (False, True):
+        best = -1000.0
+        mine = None
+        for c in set(hand):
+            kind = CARDS[c]
+            if kind.colour < 0:
+                value = 40.0 if last_but_one else -20.0
+                if threat and kind.draw:
+                    value += 45.0
+            elif kind.colour == colour or (rank and kind.rank == rank):
+                value = 2.0 * counts[kind.colour] + kind.points / 10.0
+                if threat and (kind.draw or kind.rank == "S" or (kind.rank == "R" and players == 2)):
+                    value += 15.0
+            else:
+                continue
+            best = max(best, value)
+            if c == card:
+                mine = value
+        if mine is not None and mine >= best - 1e-9:
+            return True
+    return False
 
 
 def candidates(legal, hand):
@@ -141,6 +232,8 @@ class SearchBot(Strategist):
     seconds = 0.1
     sims = None
     endgame = ENDGAME
+    opponent_model = True
+    """Whether worlds are drawn by the opponent model (:meth:`world_seed`); off, uniformly with the voids."""
 
     def __init__(self, sims=None, seconds=None):
         super().__init__()
@@ -149,6 +242,7 @@ class SearchBot(Strategist):
         if seconds is not None:
             self.seconds = seconds
         self.tracker = None
+        self.log = None
         self.timeout = None
         self.game_time = None
         self.spent = 0.0  # seconds this game's decisions took, as this bot measures them
@@ -163,6 +257,7 @@ class SearchBot(Strategist):
         self.rng = random.Random(hello.get("seed"))  # as the helper seeds it (in-process runs too)
         rules = RuleSet.from_dict(hello["rules"])
         self.tracker = ViewTracker(rules, hello["seat"], hello["players"])
+        self.log = PlayLog(hello["players"])
         # The search plays games of one hand and games to a target of points (scored by points); under
         # other scorings (lowest-wins, elimination) the strategist plays alone (docs/bots.md).
         self.searches = rules.scoring in ("single-hand", "winner-takes")
@@ -176,6 +271,8 @@ class SearchBot(Strategist):
         """Feed both memories."""
         super().on_event(event)
         if self.tracker is not None:
+            if self.log is not None:
+                self.log.on_event(event, self.tracker)
             self.tracker.on_event(event)
 
     def budget(self, request):
@@ -239,6 +336,19 @@ class SearchBot(Strategist):
             return False
         return any(card[0] == obs["color"] for card in obs["hand"])
 
+    def world_seed(self, view, voids, seat):
+        """The seed of this round's world: one the opponent model (:class:`PlayLog`) accepts, drawn by
+        rejection (at most :data:`MODEL_TRIES` draws; then the last)."""
+        seed = self.rng.getrandbits(62)
+        log = self.log
+        if not self.opponent_model or log is None or not any(log.plays):
+            return seed
+        for _ in range(MODEL_TRIES - 1):
+            if self.rng.random() < log.likelihood(sample_world(view, seed, voids), seat):
+                break
+            seed = self.rng.getrandbits(62)
+        return seed
+
     def search(self, view, options, seat, seconds, prior=0):
         """The option with the best average playout result over sampled worlds, unless it does not beat
         ``options[prior]`` (the strategist's choice) by :data:`CONFIDENCE` standard errors of the paired
@@ -251,7 +361,7 @@ class SearchBot(Strategist):
         limit = max(MIN_ROUNDS, (self.sims or 0) // k) if seconds is None else None
         voids = self.tracker.voids if self.tracker is not None else None
         while True:
-            seed = self.rng.getrandbits(62)
+            seed = self.world_seed(view, voids, seat)
             values = []
             for action in options:
                 world = sample_world(view, seed, voids)

@@ -86,6 +86,16 @@ class ViewTracker:
         elif kind == "eliminated":
             self.eliminated.append(list(event["seats"]))
 
+    @property
+    def colour(self) -> int:
+        """The colour in force (0..3; -1 before the first card)."""
+        return self._colour
+
+    @property
+    def top_rank(self) -> str:
+        """The rank of the card on top ("" when it is a wild: it matches by colour only)."""
+        return self._top_rank
+
     def _unmatched(self) -> set[tuple[int, str]]:
         """The voids of a seat that could not match the pile: the colour in force, the rank on top."""
         voids = {(self._colour, "")}

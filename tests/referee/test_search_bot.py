@@ -8,9 +8,12 @@ import io
 import time
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.engine.rules import PRESETS, parse_rules
 from arena.play import bundle
@@ -256,3 +259,84 @@ def test_the_rlcard_adapter_makes_legal_moves() -> None:
         game = play_local(rules, bots, seed=11)
         assert game.is_over
         assert all(b.actions for b in bots)
+
+
+def _ids(*codes: str) -> list[int]:
+    from arena.engine.cards import parse_card
+
+    return [parse_card(c) for c in codes]
+
+
+def test_the_opponent_model_values_plays_as_the_strategists_stand_in() -> None:
+    agrees = SEARCH.model_agrees
+    red, green = 0, 2
+    hand = _ids("R5", "R7", "G2", "W")
+    assert agrees(hand, _ids("R7")[0], red, "7", None, 2)  # its colour, the most points
+    assert not agrees(hand, _ids("W")[0], red, "7", "R", 2)  # a wild while a red plays
+    assert not agrees(hand, _ids("G2")[0], red, "7", None, 2)  # not even playable
+    assert agrees(_ids("W", "B3"), _ids("W")[0], green, "2", "B", 2)  # the last two cards: the wild
+    assert not agrees(_ids("W", "B3", "B4"), _ids("W")[0], green, "2", "R", 2)  # names blue, held most
+    # a skip against a next seat about to go out: only with the threat bonus, which counts either way
+    assert agrees(_ids("RS", "R9", "R8"), _ids("RS")[0], red, "1", None, 2)
+
+
+def _play_with_log(seed: int, players: int = 2) -> list[float]:
+    """A classic hand played by the engine's heuristic policy at every seat, seat 0 following it with a
+    PlayLog: the likelihood of the true hands at each of seat 0's turns."""
+    import random
+
+    from arena.engine.determinize import ViewTracker
+    from arena.engine.game import Game
+    from arena.engine.policies import heuristic_policy
+
+    rules = parse_rules("classic-single")
+    game = Game(rules, players, seed)
+    tracker, log = ViewTracker(rules, 0, players), SEARCH.PlayLog(players)
+    rng = random.Random(seed)
+    seen = 0
+    found = []
+    while not game.is_over and len(game.events) < 2000:
+        for event in game.events[seen:]:
+            log.on_event(event, tracker)
+            tracker.on_event(event)
+        seen = len(game.events)
+        mover = game.to_move[0]
+        if mover == 0 and any(log.plays[1:]):
+            found.append(log.likelihood(game, 0))
+        game.apply(heuristic_policy(game, mover, game.legal_actions(mover), rng), mover)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_true_hands_of_a_player_the_model_describes_are_never_doubted(seed: int) -> None:
+    found = _play_with_log(seed)
+    assert found, "the opponent played since it last drew"
+    assert set(found) == {1.0}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_the_model_never_doubts_the_true_hands_of_its_stand_in(seed: int, players: int) -> None:
+    assert set(_play_with_log(seed, players)) <= {1.0}
+
+
+def test_hands_unlike_the_plays_are_doubted() -> None:
+    log = SEARCH.PlayLog(2)
+
+    class Tracker:
+        colour, top_rank = 0, "7"  # a red 7 on top
+
+    world = SimpleNamespace(hands=[_ids("B1"), _ids("R2", "R1")])
+    log.on_event({"type": "play", "seat": 1, "card": "R5"}, Tracker())
+    log.on_event({"type": "play", "seat": 1, "card": "W", "color": "G"}, Tracker())
+    # Holding R2 and R1: R5 was its best red, but naming green with two reds left was not like it.
+    assert log.likelihood(world, 0) == pytest.approx(SEARCH.MODEL_MISS)
+    # Holding four yellows with a Y7 it could have followed the rank with: R5 was unlike it, and so was
+    # naming green.
+    world.hands = [_ids("B1"), _ids("Y1", "Y2", "Y3", "Y7")]
+    assert log.likelihood(world, 0) == pytest.approx(SEARCH.MODEL_MISS**2)
+    assert log.likelihood(world, 1) == 1.0  # a seat's own plays are not weighed
+    log.on_event({"type": "draw", "seat": 1, "count": 1}, Tracker())
+    assert log.likelihood(world, 0) == 1.0  # its hand changed: the plays before say nothing now
+    log.on_event({"type": "play", "seat": 1, "card": "R5"}, Tracker())  # the drawn card: no choice
+    assert log.plays[1] == []
