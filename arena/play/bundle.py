@@ -7,7 +7,8 @@ but the upload on its path, so :func:`bundle_files` gathers, from the bot file:
 * every module of the bot's folder it imports, and theirs, transitively;
 * if any of them imports ``arena``: the engine's pure-Python files (``arena/__init__.py``,
   ``arena/errors.py`` and ``arena/engine/*.py``) from this installation, so the git repository keeps one
-  copy of the engine and every bundle carries the engine the site runs.
+  copy of the engine and every bundle carries the engine the site runs, and its compiled build when the
+  installation has a fresh one (:func:`engine_files`).
 
 :func:`example_upload` is what ``manage.py load_example_bots`` uploads (tests use it to check that such a
 zip runs alone in the sandboxes); :func:`runnable` is what ``python -m arena match`` / ``ask`` run for an
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Final
 
 import arena
+from arena.engine import _accel
 
 ARENA_DIR: Final = Path(arena.__file__).resolve().parent
 ENGINE_FILES: Final = ("__init__.py", "errors.py")
@@ -45,10 +47,16 @@ def _imports(path: Path) -> set[str]:
 
 
 def engine_files() -> list[tuple[str, bytes]]:
-    """(path in the bundle, contents) of the engine's pure-Python files."""
+    """(path in the bundle, contents) of the engine's pure-Python files and, when this installation has a
+    fresh compiled build (``scripts/build-engine``), that build under ``build/mypyc/``: the bundled
+    ``arena.engine`` uses it where the interpreter has the same binary interface (a sandbox runtime of the
+    same Python minor version; ``arena.engine._accel``), and the pure-Python files elsewhere."""
     files = [(f"arena/{name}", (ARENA_DIR / name).read_bytes()) for name in ENGINE_FILES]
     for path in sorted((ARENA_DIR / "engine").glob("*.py")):
         files.append((f"arena/engine/{path.name}", path.read_bytes()))
+    build = _accel.BUILD_DIR
+    for path in _accel.build_files():
+        files.append((f"build/mypyc/{path.relative_to(build).as_posix()}", path.read_bytes()))
     return files
 
 

@@ -33,7 +33,7 @@ from api.serializers import (
 )
 from bots.models import Bot, BotVersion
 from bots.services import create_bot, create_version
-from bots.storage import source_files
+from bots.storage import source_texts
 from config.ids import IdConverter, object_id
 from config.uploads import upload_refused
 from matches.models import Match, Participant
@@ -148,7 +148,7 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
             return Response(
                 {"detail": "Only the owner can see the source."}, status=status.HTTP_403_FORBIDDEN
             )
-        files = {name: data.decode("utf-8", "replace") for name, data in source_files(version).items()}
+        files = source_texts(version)
         return Response({"entry_point": version.entry_point, "files": files})
 
 

@@ -59,6 +59,18 @@ def source_files(version: BotVersion) -> dict[str, bytes]:
         return {info.filename: zf.read(info) for info in zf.infolist() if not info.is_dir()}
 
 
+def source_texts(version: BotVersion) -> dict[str, str]:
+    """The files of a version as text, by path (the owner's source view): a file that is not UTF-8 (a
+    compiled library, an image) is shown by its size only."""
+    texts = {}
+    for name, data in source_files(version).items():
+        try:
+            texts[name] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            texts[name] = f"(a binary file of {len(data):,} bytes)"
+    return texts
+
+
 def source_zip(version: BotVersion, folder: str) -> bytes:
     """The files of a version as a zip with everything under ``folder/`` (the owner's download)."""
     buffer = io.BytesIO()

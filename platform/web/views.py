@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from bots.models import Bot, BotVersion, SmokeStatus
 from bots.services import create_bot, create_version, set_active_version
-from bots.storage import source_files, source_zip
+from bots.storage import source_texts, source_zip
 from config.uploads import upload_refused
 from matches.models import Match, MatchStatus, Participant
 from matches.replay_http import replay_response
@@ -144,7 +144,7 @@ def version_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     is_owner = version.bot.is_owned_by(request.user)
     files: dict[str, str] = {}
     if is_owner:
-        files = {name: data.decode("utf-8", "replace") for name, data in source_files(version).items()}
+        files = source_texts(version)
     return render(
         request, "web/version_detail.html", {"version": version, "is_owner": is_owner, "files": files}
     )

@@ -144,6 +144,20 @@ def test_version_is_unpacked_for_the_sandbox(bot: Bot) -> None:
     assert (folder / "__pycache__" / f"bot.{sys.implementation.cache_tag}.pyc").is_file()
 
 
+def test_the_owners_source_view_names_binary_files_by_size(bot: Bot) -> None:
+    from bots.services import create_version
+    from bots.storage import source_texts
+
+    library = bytes(range(256)) * 4  # not UTF-8
+    data = make_zip({"bot.py": BOT_SOURCE, "build/lib.so": library, "notes.txt": "héllo".encode()})
+    version = create_version(bot, "bot.zip", data, "bot.py")
+    assert source_texts(version) == {
+        "bot.py": BOT_SOURCE.decode(),
+        "build/lib.so": "(a binary file of 1,024 bytes)",
+        "notes.txt": "héllo",
+    }
+
+
 def test_normalised_archive_is_deterministic() -> None:
     one = validation.validate_upload("bot.py", BOT_SOURCE)
     two = validation.validate_upload("bot.py", BOT_SOURCE)
