@@ -12,9 +12,9 @@ generation lasts.
 A finished or failed match, and a saved bot or version, also *schedules* the new page:
 :func:`schedule_render` queues :func:`web.tasks.render_bot_pages` (queue ``site``) at most once per
 :data:`RENDER_DELAY` seconds per bot, and that task renders the page if no visitor has yet. So a visitor
-almost never waits for a cold page: only after a match was created or claimed (until it ends), within a
-bot's first seconds after a change, or after the cache was emptied (``manage.py render_bot_pages`` then
-renders every missing page, as a deploy does). Owners and other logged-in users always get a fresh page
+waits for a cold page only while a match of the bot is queued or running, within :data:`RENDER_DELAY` of a
+change (the page of a bot playing the ladder often is that fresh), or after the cache was emptied
+(``manage.py render_bot_pages`` then renders every missing page, as a deploy does). Owners and other logged-in users always get a fresh page
 (it has their controls and faults).
 """
 
@@ -38,9 +38,10 @@ from ratings import cache as leaderboard_cache
 
 log = logging.getLogger(__name__)
 
-#: Seconds between a change and the rendering it schedules; changes of a bot within them share one render
-#: (a ladder bot plays several matches a minute).
-RENDER_DELAY = 5.0
+#: Seconds between a change and the rendering it schedules; changes of a bot within them share one render.
+#: A ladder bot plays several matches a minute, and a render costs a worker ~20 ms: at most two renders a
+#: minute per bot keeps that under 1 % of a worker core, whatever the ladder's pace.
+RENDER_DELAY = 30.0
 
 
 @functools.cache

@@ -146,7 +146,7 @@ def test_worker_plays_a_challenge_end_to_end(
 
         # The worker renders the bots' pages for visitors after the match (web.page_cache), in its cache.
         rendered = r"web\.tasks\.render_bot_pages\[[^\]]+\] succeeded in [\d.e-]+s: [1-9]"
-        wait_for(lambda: re.search(rendered, worker.log()), 60, "the bots' pages to be rendered")
+        wait_for(lambda: re.search(rendered, worker.log()), 120, "the bots' pages to be rendered")
 
         # A redelivered message (or a duplicate) never counts the match twice.
         run_match_task.delay(match_id)
