@@ -31,8 +31,9 @@
    between two matches of a worker); ``docker-cold`` is docker with the pool off.
 6. Version-test series: ``--version-games`` games of ``--version-rules`` between two fast bots
    (``--version-bot``, the greedy example by default) as one series (``run_series``) under bwrap: games
-   per second of wall time and per CPU second of the referee and the bots together (``getrusage`` of this
-   process and its reaped children): games/s per worker core.
+   per second of wall time and per CPU second of the referee and the bots together (the machine's busy
+   time in ``/proc/stat``: sandboxed bots are not children this process reaps, so ``getrusage`` misses
+   them; run it on a quiet machine): games/s per worker core.
 7. Duplicate series: two strategists play ``--series-games`` duplicate pairs of ``classic-single``, once
    one pair at a time (``run_match(..., duplicate=True)``: fresh sandboxes for every rotation, 4 starts a
    pair) and once rotation-major (``run_duplicate_series``: one set of sandboxes per rotation, 4 starts in
@@ -421,34 +422,44 @@ def version_series(
 ) -> dict[str, float]:
     """Section 6: a series of ``games`` games between two fast bots (``bot``, one sandbox each for the whole
     series), as a version test's worker plays them: games per second of wall time and per
-    CPU second (the referee's and the bots' together: games/s per worker core). Returns per runner the
+    CPU second (the machine's busy time: the referee's and the bots' together, games/s per worker core).
+    Returns per runner the
     games per CPU second (median of ``rounds``)."""
     rules = preset(rules_name) if "=" not in rules_name and "," not in rules_name else parse_rules(rules_name)
     print(
         f"\n6. Version-test series: 2 {bot.name} bots, {games} games of {rules.name} in one series (median of {rounds})"
     )
-    print("   CPU: the referee's and the bots' (user + system, getrusage of this process and its children)")
+    print(
+        "   CPU: the whole machine's busy time during the series (/proc/stat: the referee, the sandboxed bots,"
+    )
+    print("   the kernel; on a quiet machine), and the referee's own (getrusage of this process)")
     print(
         f"   {'runner':<8} {'decisions/game':>15} {'games/s (wall)':>15} {'CPU s/game':>11} {'games/s per core':>17}"
+        f" {'referee CPU s/game':>19}"
     )
     per_core = {}
     for name, runner in runners.items():
-        walls, cpus, decisions = [], [], []
+        walls, cpus, own, decisions = [], [], [], []
         for r in range(rounds):
             bots = entries(runner, bot.parent, bot.name, 2)
             plan = [SeriesGame(10_000 * (r + 1) + g, (g % 2, 1 - g % 2)) for g in range(games)]
-            before = cpu_seconds()
+            before, mine = machine_cpu_seconds(), cpu_seconds()
             started = time.perf_counter()
             results = run_series(rules, bots, plan, SETTINGS)
             walls.append(time.perf_counter() - started)
-            cpus.append(cpu_seconds() - before)
+            cpus.append(machine_cpu_seconds() - before)
+            own.append(cpu_seconds() - mine)
             assert not any(f for res in results for f in res.faults), [res.faults for res in results]
             kept = [res.replay["extra"]["referee"]["series"]["kept"] for res in results[1:]]
             assert all(all(k) for k in kept), "a bot was started again within the series"
             decisions.append(sum(res.decisions for res in results) / games)
         wall, cpu, dec = statistics.median(walls), statistics.median(cpus), statistics.median(decisions)
         per_core[name] = games / cpu
-        print(f"   {name:<8} {dec:15.0f} {games / wall:15.1f} {cpu / games:11.4f} {games / cpu:17.1f}")
+        mine = statistics.median(own)
+        print(
+            f"   {name:<8} {dec:15.0f} {games / wall:15.1f} {cpu / games:11.4f} {games / cpu:17.1f}"
+            f" {mine / games:19.4f}"
+        )
     return per_core
 
 
@@ -457,6 +468,16 @@ def cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def machine_cpu_seconds() -> float:
+    """CPU seconds the whole machine has been busy (``/proc/stat``: every state but idle and iowait).
+    A sandboxed bot is not a child this process reaps (its sandbox's init does, and is killed at close),
+    so only the machine's count holds the bots' CPU; on a quiet machine the rest is the referee."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    ticks = [int(f) for f in fields[:8]]
+    busy = sum(ticks) - ticks[3] - ticks[4]
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def throughput(runners: dict[str, Runner], games: int) -> None:
