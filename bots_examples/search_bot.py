@@ -51,7 +51,7 @@ from uno_bot import run  # the protocol helper, in the same folder (re-exported 
 
 from arena.engine.cards import CARDS, COLOURS, parse_card
 from arena.engine.determinize import ViewTracker, sample_world
-from arena.engine.policies import heuristic_policy
+from arena.engine.policies import colour_counts, heuristic_policy, play_value
 from arena.engine.rules import RuleSet
 
 PLAYOUT_POLICY = heuristic_policy
@@ -131,35 +131,23 @@ class PlayLog:
 
 def model_agrees(hand, card, colour, rank, named, players):
     """Whether a player holding ``hand`` (card ids), with ``colour`` in force and ``rank`` on top, would play
-    ``card`` (naming ``named``) as the strategist's stand-in (``arena.engine.policies.heuristic_policy``)
-    values its plays: follow the colour it holds most, keep wilds for when nothing else plays or for the last
-    two cards, name the colour held most; with the next seat's hand size unknown, either way of it counts."""
-    counts = [0, 0, 0, 0]
-    for c in hand:
-        if CARDS[c].colour >= 0:
-            counts[CARDS[c].colour] += 1
+    ``card`` (naming ``named``) as the strategist's stand-in values its plays
+    (``arena.engine.policies.play_value``, what ``heuristic_policy`` plays by): the best-valued playable
+    card, a wild naming the colour held most; with the next seat's hand size unknown, either way counts."""
+    counts = colour_counts(hand)
     if named is not None and named in COLOURS and counts[COLOURS.index(named)] < max(counts):
         return False
     last_but_one = len(hand) == 2
+    playable = [
+        c
+        for c in set(hand)
+        if CARDS[c].colour < 0 or CARDS[c].colour == colour or (rank and CARDS[c].rank == rank)
+    ]
+    if card not in playable:
+        return False
     for threat in (False, True):
-        best = -1000.0
-        mine = None
-        for c in set(hand):
-            kind = CARDS[c]
-            if kind.colour < 0:
-                value = 40.0 if last_but_one else -20.0
-                if threat and kind.draw:
-                    value += 45.0
-            elif kind.colour == colour or (rank and kind.rank == rank):
-                value = 2.0 * counts[kind.colour] + kind.points / 10.0
-                if threat and (kind.draw or kind.rank == "S" or (kind.rank == "R" and players == 2)):
-                    value += 15.0
-            else:
-                continue
-            best = max(best, value)
-            if c == card:
-                mine = value
-        if mine is not None and mine >= best - 1e-9:
+        values = {c: play_value(c, counts, last_but_one, threat, players) for c in playable}
+        if values[card] >= max(values.values()) - 1e-9:
             return True
     return False
 

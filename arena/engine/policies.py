@@ -89,6 +89,33 @@ def _next_in_hand(game: Game, seat: int) -> int:
     return nxt
 
 
+def colour_counts(hand: list[int]) -> list[int]:
+    """How many cards of each colour (0..3) a hand of card ids holds; wilds count for none."""
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        colour = CARDS[card].colour
+        if colour >= 0:
+            counts[colour] += 1
+    return counts
+
+
+def play_value(card: int, counts: list[int], last_but_one: bool, threat: bool, players: int) -> float:
+    """How :func:`heuristic_policy` values playing ``card`` from a hand of these colour ``counts``: a wild
+    -20 (40 for one of the last two cards, +45 for a draw card against a ``threat``: the next seat holds two
+    cards or fewer), a coloured card twice its colour's count plus a tenth of its points (+15 for a draw,
+    skip or heads-up reverse against a threat). The search bot's opponent model judges plays by it too."""
+    kind = CARDS[card]
+    if kind.colour < 0:
+        value = 40.0 if last_but_one else -20.0
+        if threat and kind.draw:
+            value += 45.0
+        return value
+    value = 2.0 * counts[kind.colour] + kind.points / 10.0
+    if threat and (kind.draw or kind.rank == "S" or (kind.rank == "R" and players == 2)):
+        value += 15.0
+    return value
+
+
 def heuristic_policy(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
     """A fast stand-in for the strategist (``bots_examples/strategist.py``), for playouts: keep wilds for
     when nothing else plays (or the last two cards), follow the colour the hand holds most of, hit the next
@@ -100,11 +127,7 @@ def heuristic_policy(game: Game, seat: int, legal: list[str], rng: random.Random
         return routine
     hand = game.hands[seat]
     last_but_one = len(hand) == 2
-    counts = [0, 0, 0, 0]
-    for card in hand:
-        colour = CARDS[card].colour
-        if colour >= 0:
-            counts[colour] += 1
+    counts = colour_counts(hand)
     named = max(range(4), key=counts.__getitem__)
     threat = len(game.hands[_next_in_hand(game, seat)]) <= 2
     best = ""
@@ -115,18 +138,9 @@ def heuristic_policy(game: Game, seat: int, legal: list[str], rng: random.Random
             continue
         if parsed.uno and not last_but_one:
             continue  # a false UNO call (false_uno) costs cards
-        kind = CARDS[parsed.card]
-        if kind.colour < 0:
-            if parsed.colour >= 0 and parsed.colour != named:
-                continue
-            value = 40.0 if last_but_one else -20.0
-            if threat and kind.draw:
-                value += 45.0
-        else:
-            value = 2.0 * counts[kind.colour] + kind.points / 10.0
-            if threat and (kind.draw or kind.rank == "S" or (kind.rank == "R" and game.n == 2)):
-                value += 15.0
-        value += parsed.uno
+        if CARDS[parsed.card].colour < 0 and parsed.colour >= 0 and parsed.colour != named:
+            continue
+        value = play_value(parsed.card, counts, last_but_one, threat, game.n) + parsed.uno
         if value > best_value:
             best, best_value = action, value
     return best or _no_play(legal)
