@@ -85,24 +85,33 @@ def visitor_request(bot_id: int) -> HttpRequest:
     return request
 
 
-def render(bot_id: int) -> bool:
-    """Render bot ``bot_id``'s visitors' page into the cache unless it is there already (or the bot is
-    gone, or the cache is off). Returns whether it rendered. The key is read before the data, so a change
-    during the rendering leaves the page under an old generation, where no one reads it."""
-    from django.http import Http404
-
+def cached_page(bot_id: int, request: HttpRequest) -> tuple[bytes, bool]:
+    """Bot ``bot_id``'s visitors' page from the cache, or rendered for ``request`` (a visitor's, without a
+    session) and kept; and whether it was rendered now. The key is read before the data, so a change
+    during the rendering leaves the page under an old generation, where no one reads it. Raises ``Http404``
+    for a bot that does not exist."""
     from web.pages import _render_bot_detail
 
-    seconds = timeout()
     key = bot_key(bot_id)
-    if seconds <= 0 or cache.get(key) is not None:
+    html = cache.get(key)
+    if html is not None:
+        return html, False
+    html = _render_bot_detail(request, bot_id).content
+    cache.set(key, html, timeout())
+    return html, True
+
+
+def render(bot_id: int) -> bool:
+    """Render bot ``bot_id``'s visitors' page into the cache unless it is there already (or the bot is
+    gone, or the cache is off); returns whether it rendered."""
+    from django.http import Http404
+
+    if timeout() <= 0:
         return False
     try:
-        response = _render_bot_detail(visitor_request(bot_id), bot_id)
+        return cached_page(bot_id, visitor_request(bot_id))[1]
     except Http404:
         return False
-    cache.set(key, response.content, seconds)
-    return True
 
 
 def _queued_key(bot_id: int) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -41,15 +40,10 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     Visitors without a session get it from the cache (``web.page_cache``: current, no query on a hit,
     usually rendered by a task after the change rather than by the visitor)."""
-    cached = is_anonymous(request) and page_cache.timeout() > 0
-    key = page_cache.bot_key(pk) if cached else ""
-    if cached and (html := cache.get(key)) is not None:
-        response = HttpResponse(html)
-        patch_vary_headers(response, ["Cookie"])
-        return response
-    response = _render_bot_detail(request, pk)
-    if cached:
-        cache.set(key, response.content, page_cache.timeout())
+    if is_anonymous(request) and page_cache.timeout() > 0:
+        response = HttpResponse(page_cache.cached_page(pk, request)[0])
+    else:
+        response = _render_bot_detail(request, pk)
     patch_vary_headers(response, ["Cookie"])
     return response
 
