@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from matches.models import Match
@@ -136,6 +136,9 @@ def test_render_bot_pages_command_renders_what_is_missing(owner: Any, other: Any
     call_command("render_bot_pages", "--shard", "1/2", stdout=out)
     assert out.getvalue().startswith(f"rendered 0 of {sum(b.pk % 2 == 1 for b in bots)} bot pages")
     assert page_cache.render(max(b.pk for b in bots) + 1) is False  # no such bot: nothing, no error
+    for shard in ("x/y", "2/2", "1", "-1/2"):
+        with pytest.raises(CommandError, match="--shard is i/n"):
+            call_command("render_bot_pages", f"--shard={shard}", stdout=StringIO())
 
 
 def test_times_on_a_cached_page_are_absolute() -> None:

@@ -26,9 +26,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         """Render, in id order."""
         index, _, count = options["shard"].partition("/")
-        i, n = int(index), int(count or 1)
-        if not 0 <= i < n:
-            raise CommandError("--shard is i/n with 0 <= i < n")
+        if not (index.isdigit() and count.isdigit() and 0 <= int(index) < int(count)):
+            raise CommandError(f"--shard is i/n with 0 <= i < n, e.g. 0/2 and 1/2 (not {options['shard']!r})")
+        i, n = int(index), int(count)
         began = time.perf_counter()
         ids = [pk for pk in Bot.objects.order_by("pk").values_list("pk", flat=True) if pk % n == i]
         rendered = sum(page_cache.render(pk) for pk in ids)
