@@ -139,6 +139,16 @@ class BotCgroup:
                 found.update(int(p) for p in (d / "cgroup.procs").read_text().split())
         return found
 
+    def send_kill(self) -> None:
+        """SIGKILL every process in the group without waiting for them to die (``cgroup.kill``, else each
+        pid listed now)."""
+        for d in self.dirs:
+            _write(d / "cgroup.kill", "1")
+        if not self.killable:
+            for pid in self.pids():
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
     def kill(self) -> None:
         """SIGKILL every process in the group (``cgroup.kill``, or each pid listed, until none are left)."""
         for d in self.dirs:

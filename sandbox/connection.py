@@ -33,6 +33,14 @@ from sandbox.errors import BotExited, BotOutputTooLong, BotTimeout
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
+SPIN_SECONDS = 100e-6
+"""How long :meth:`PipeConnection.readline` polls without sleeping before it blocks, while the bot's
+answers come quickly. On a virtual machine a process that blocks lets its CPU halt, and waking it costs
+the host's round trip: a pipe round trip to an echo child took 51 µs blocking and 9 µs polling for up to
+100 µs, and the polling parent used less CPU (9 µs against 19: no idle entry and exit). A bot that
+thinks longer costs at most this much extra CPU a decision, and only until it answers slowly once."""
+SPIN_AGAIN = 4 * SPIN_SECONDS
+"""Spin on the next read only if this read's answer came within this many seconds."""
 _POLLIN = select.POLLIN | select.POLLHUP | select.POLLERR
 _POLLOUT = select.POLLOUT | select.POLLHUP | select.POLLERR
 
@@ -176,6 +184,7 @@ class PipeConnection(ABC):
         self._closed = False
         self._eof = False
         self._close_lock = threading.Lock()
+        self._spin = True
 
     # -- the BotConnection protocol -------------------------------------------------------------------
 
@@ -219,7 +228,7 @@ class PipeConnection(ABC):
         if not buf and self._direct and not (self._closed or self._eof):
             # Hot path (plain pipe, nothing buffered): one poll, one read, and the usual answer is
             # exactly one whole line, returned without touching the buffer.
-            if not self._rpoll.poll(math.ceil(timeout * 1000)):
+            if not self._wait_readable(timeout):
                 raise BotTimeout(timeout)
             try:
                 chunk = os.read(self._rfd, READ_CHUNK)
@@ -233,6 +242,22 @@ class PipeConnection(ABC):
                 return chunk[:-1]
             return self._readline_slow(timeout, chunk)
         return self._readline_slow(timeout, None)
+
+    def _wait_readable(self, timeout: float) -> bool:
+        """Whether the bot's stdout became readable within ``timeout`` seconds: polled without sleeping
+        for up to :data:`SPIN_SECONDS` while its answers come quickly, then a blocking ``poll``."""
+        poll = self._rpoll.poll
+        clock = time.perf_counter
+        began = clock()
+        ready = False
+        if self._spin:
+            until = began + SPIN_SECONDS
+            while not (ready := bool(poll(0))) and clock() < until:
+                pass
+        if not ready:
+            ready = bool(poll(math.ceil(timeout * 1000)))
+        self._spin = clock() - began < SPIN_AGAIN
+        return ready
 
     def _readline_slow(self, timeout: float, first: bytes | None) -> bytes:
         """:meth:`readline` in general: buffered lines, partial lines, end of file, long lines."""
@@ -472,7 +497,7 @@ class ProcessConnection(PipeConnection):
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(fd, signal.SIGKILL)
         if self.cgroup is not None:
-            self.cgroup.kill()
+            self.cgroup.send_kill()  # no waiting here: _cleanup's kill waits, once every seat is signalled
 
     def _kill(self) -> None:
         if self._kids is None:

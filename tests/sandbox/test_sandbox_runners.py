@@ -54,6 +54,42 @@ def test_timeout_when_the_bot_does_not_answer(runner: Runner, connections: list)
     assert conn.readline(5.0) == b"still there"
 
 
+def test_waiting_for_a_slow_bot_costs_the_referee_little_cpu(runner: Runner, connections: list) -> None:
+    # readline polls briefly before it blocks (sandbox.connection.SPIN_SECONDS); a bot that thinks for a
+    # while must find the referee asleep, not spinning through its thinking time.
+    conn = runner.start(echo_spec())
+    connections.append(conn)
+    conn.send(b"warm-up\n")
+    assert conn.readline(10.0) == b"warm-up"
+    cpu, wall = time.process_time(), time.monotonic()
+    for _ in range(8):
+        conn.send(b"sleep 0.05\n")
+        assert conn.readline(5.0) == b"slept"
+    cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+    assert wall >= 0.4
+    assert cpu < 0.1 * wall, f"the referee used {cpu:.3f} s of CPU in {wall:.3f} s of waiting"
+
+
+def test_terminate_kills_everything_the_bot_started(runner: Any) -> None:
+    # terminate() only signals (a table's seats are all signalled, then closed together): it must still
+    # reach every process, including those that left the bot's process group.
+    conn = runner.start(hostile_spec("outlive.py"))
+    try:
+        assert conn.readline(10.0) == b'{"escaped": true}'
+        procs = snapshot(bot_processes(conn))
+        assert len(procs) >= 2
+        conn.terminate()
+        # gVisor's first host process is its own: there close() does it all.
+        if not getattr(runner, "is_gvisor", False):
+            deadline = time.monotonic() + 5.0
+            while survivors(procs) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert survivors(procs) == set()
+    finally:
+        conn.close()
+    assert survivors(procs) == set()
+
+
 def test_exit_mid_way_reports_the_status(runner: Runner, connections: list) -> None:
     conn = runner.start(echo_spec())
     connections.append(conn)
