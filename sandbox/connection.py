@@ -26,6 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 
+from sandbox import affinity
 from sandbox.base import Limits
 from sandbox.cgroups import BotCgroup
 from sandbox.errors import BotExited, BotOutputTooLong, BotTimeout
@@ -185,6 +186,8 @@ class PipeConnection(ABC):
         self._eof = False
         self._close_lock = threading.Lock()
         self._spin = True
+        self._pinned = False
+        """Whether :meth:`pin` put the bot on one CPU with the referee (then polling only delays it)."""
 
     # -- the BotConnection protocol -------------------------------------------------------------------
 
@@ -250,7 +253,7 @@ class PipeConnection(ABC):
         clock = time.perf_counter
         began = clock()
         ready = False
-        if self._spin:
+        if self._spin and not self._pinned:
             until = began + SPIN_SECONDS
             while not (ready := bool(poll(0))) and clock() < until:
                 pass
@@ -350,6 +353,19 @@ class PipeConnection(ABC):
                 step()
             except Exception:
                 log.exception("closing %s: %s failed", self.label, step.__name__)
+
+    def pin(self, cpus: set[int]) -> bool:
+        """Run the bot's processes on ``cpus`` (the referee's own, :mod:`arena.play.colocate`); whether it
+        could. A subclass that can name the bot's host processes implements :meth:`_bot_pids`."""
+        pids = self._bot_pids()
+        if not pids or not affinity.set_affinity(pids, cpus):
+            return False
+        self._pinned = len(cpus) == 1
+        return True
+
+    def _bot_pids(self) -> set[int]:
+        """Host pids of the bot's processes now (none: it cannot be pinned)."""
+        return set()
 
     def terminate(self) -> None:  # noqa: B027 (optional for subclasses)
         """Start stopping the bot without waiting (:meth:`close` finishes); by default nothing: the
@@ -456,6 +472,13 @@ class ProcessConnection(PipeConnection):
     def pid(self) -> int:
         """The host pid of the process we started (for bwrap: the outer ``bwrap``)."""
         return self._proc.pid
+
+    def _bot_pids(self) -> set[int]:
+        if self._closed or self._kids is not None:
+            return set()
+        if self.cgroup is not None:
+            return self.cgroup.pids()
+        return affinity.process_tree(self._proc.pid)
 
     @property
     def returncode(self) -> int | None:

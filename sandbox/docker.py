@@ -31,7 +31,7 @@ import docker
 import docker.errors
 from docker.types import LogConfig, Ulimit
 
-from sandbox import docker_pool, docker_remover, runtimes, seccomp
+from sandbox import affinity, docker_pool, docker_remover, runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import SWEEP_EVERY, Staged, fill, owner_identity, owner_is_gone, stage, stage_empty
 from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
@@ -257,6 +257,16 @@ class DockerConnection(PipeConnection):
     def pid(self) -> int | None:
         """The host pid of the container's first process."""
         return self._pid
+
+    def _bot_pids(self) -> set[int]:
+        # gVisor's first host process is its own kernel's: nothing of the bot to pin there.
+        if self._closed or not self.direct_kill or self._pid is None or self._pidfd is None:
+            return set()
+        alive = select.poll()
+        alive.register(self._pidfd, select.POLLIN)
+        if alive.poll(0):  # it has exited: its pid may be someone else's soon
+            return set()
+        return affinity.process_tree(self._pid)
 
     @property
     def returncode(self) -> int | None:

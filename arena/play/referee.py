@@ -39,7 +39,7 @@ from arena.engine.game import PRIVATE_CARDS, Game, redact
 from arena.engine.replay import make_replay
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, IllegalAction
-from arena.play import bot_text, protocol
+from arena.play import bot_text, colocate, protocol
 from arena.play.bot_link import FAULT_KINDS, BotLink, Fault, LinkLimits
 
 __all__ = [
@@ -563,6 +563,8 @@ def _play_game(
         deadline = time.monotonic() + settings.startup_timeout
         for link in greeted:
             link.await_ready(deadline, "new_game" if kept[link.seat] else "hello")
+        table.colocation = colocate.Colocation(link.conn for link in links if link.live)
+        table.colocation.pin()
         loop_started = time.perf_counter()
         start_seconds = loop_started - started
         table.play()
@@ -573,6 +575,8 @@ def _play_game(
         table.finish(places)
         finished = True
     finally:
+        if table.colocation is not None:
+            table.colocation.release()
         closing = time.perf_counter()
         pool.end_game(links, seats, position, keep=finished)
         close_seconds = time.perf_counter() - closing
@@ -775,6 +779,8 @@ class _Table:
         """Each event of the game as JSON, as seen by every seat it is not redacted for."""
         self.event_json_hidden: list[str] = []
         """Each ``deal``, ``draw`` and ``mercy`` event as JSON as the other seats see it (a count of cards)."""
+        self.colocation: colocate.Colocation | None = None
+        """The game on one CPU while its bots answer quickly (:mod:`arena.play.colocate`)."""
 
     def _pending(self, link: BotLink, upto: int | None = None) -> list[dict[str, Any]]:
         """The redacted events this bot has not seen yet (up to index ``upto``, exclusive)."""
@@ -829,6 +835,8 @@ class _Table:
                 self._apply(seat, link, legal[0], None)
             elif link.live:
                 action, think = link.ask(self._request(link, decision, legal), decision, legal)
+                if think > colocate.THINK_SECONDS and self.colocation is not None and self.colocation.pinned:
+                    self.colocation.release()
                 self._apply(seat, link, action, think * 1000.0)
             else:
                 self._apply(seat, link, None, None)

@@ -90,6 +90,27 @@ def test_terminate_kills_everything_the_bot_started(runner: Any) -> None:
     assert survivors(procs) == set()
 
 
+def test_pin_moves_every_process_of_the_bot_and_back(runner: Any, connections: list) -> None:
+    # The referee keeps a game of quick bots on its own CPU (arena.play.colocate) through pin().
+    conn = runner.start(hostile_spec("outlive.py"))
+    connections.append(conn)
+    assert conn.readline(10.0) == b'{"escaped": true}'
+    procs = bot_processes(conn)
+    assert len(procs) >= 2
+    everywhere = os.sched_getaffinity(0)
+    cpu = min(everywhere)
+    pinned = conn.pin({cpu})
+    if getattr(runner, "is_gvisor", False):  # gVisor's host processes are its own kernel's
+        assert not pinned
+        return
+    assert pinned
+    assert {frozenset(os.sched_getaffinity(pid)) for pid in procs} == {frozenset({cpu})}
+    assert conn.pin(everywhere)
+    assert {frozenset(os.sched_getaffinity(pid)) for pid in procs} == {frozenset(everywhere)}
+    conn.close()
+    assert not conn.pin({cpu})  # nothing left to pin
+
+
 def test_exit_mid_way_reports_the_status(runner: Runner, connections: list) -> None:
     conn = runner.start(echo_spec())
     connections.append(conn)

@@ -1,0 +1,103 @@
+"""One CPU for a game of quick bots: the referee's thread and its bots' processes on the same CPU.
+
+A game is a relay: the referee asks, one bot thinks, the referee applies its answer and asks the next. On
+a machine with several CPUs the scheduler puts a woken bot on an idle CPU, so every request and every
+answer wakes a halted CPU, and on a virtual machine that costs a trip through the host (a raw pipe round
+trip measured 50 µs between two CPUs, 6 µs on one, docs/sandbox.md). Nothing runs in parallel in a relay,
+so one CPU loses nothing: a version test's series of two greedy bots played about twice the games per
+second on one CPU, and used half the CPU a decision.
+
+The bots start unpinned (their interpreters boot in parallel) and are pinned once they are ready. The
+first answer that takes longer than :data:`THINK_SECONDS` unpins the game: a bot that thinks gains nothing
+from a cheaper round trip, and on one shared CPU a bot that kept busy between its turns would slow the
+thinking of the others. Simultaneous decisions (slaps) just share the CPU for their few microseconds.
+
+The CPU: :data:`home` when a worker process sets it (its slot among the worker's processes, so that the
+games of a worker's processes spread over the CPUs), else the one the referee runs on now.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable
+from typing import Any
+
+THINK_SECONDS = 0.002
+"""An answer slower than this (the referee's send to answer) unpins the game for the rest of it."""
+
+home: int | None = None
+"""The index, among the CPUs this process may use, of the CPU its games run on (a worker process sets
+it: :func:`set_home`); ``None``: the CPU the referee runs on when the game is pinned."""
+
+
+def set_home(slot: int | None) -> None:
+    """Run this process's games on CPU ``slot`` (modulo the CPUs it may use), or ``None``: where it runs."""
+    global home
+    home = slot
+
+
+def current_cpu() -> int | None:
+    """The CPU the calling thread last ran on (``/proc/thread-self/stat``, field 39), if readable."""
+    try:
+        with open("/proc/thread-self/stat") as f:
+            stat = f.read()
+        return int(stat.rsplit(")", 1)[1].split()[36])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def choose_cpu(allowed: set[int]) -> int | None:
+    """The CPU to pin a game to among ``allowed``; ``None`` when there is no choice to make (one CPU)."""
+    if len(allowed) < 2:
+        return None
+    cpus = sorted(allowed)
+    if home is not None:
+        return cpus[home % len(cpus)]
+    cpu = current_cpu()
+    return cpu if cpu in allowed else cpus[0]
+
+
+class Colocation:
+    """The pinning of one game: :meth:`pin` once its bots are ready, :meth:`release` when a bot thinks
+    or the game ends (idempotent). Connections without a ``pin`` method (or that cannot pin) are left
+    where they are."""
+
+    def __init__(self, conns: Iterable[Any]) -> None:
+        self.conns = [c for c in conns if c is not None]
+        self.mask: set[int] | None = None
+        """The referee thread's CPUs before :meth:`pin` (restored by :meth:`release`); None: not pinned."""
+
+    @property
+    def pinned(self) -> bool:
+        """Whether the game runs on one CPU now."""
+        return self.mask is not None
+
+    def pin(self) -> bool:
+        """Move the referee's thread and every bot to one CPU; whether it did."""
+        if self.mask is not None or not self.conns:
+            return False
+        mask = os.sched_getaffinity(0)
+        cpu = choose_cpu(mask)
+        if cpu is None:
+            return False
+        os.sched_setaffinity(0, {cpu})
+        self.mask = mask
+        for conn in self.conns:
+            pin = getattr(conn, "pin", None)
+            if pin is not None:
+                with contextlib.suppress(Exception):  # a bot that cannot be pinned plays where it is
+                    pin({cpu})
+        return True
+
+    def release(self) -> None:
+        """Give the referee's thread and the bots back the CPUs the referee had before :meth:`pin`."""
+        mask, self.mask = self.mask, None
+        if mask is None:
+            return
+        os.sched_setaffinity(0, mask)
+        for conn in self.conns:
+            pin = getattr(conn, "pin", None)
+            if pin is not None:
+                with contextlib.suppress(Exception):
+                    pin(mask)

@@ -1,0 +1,66 @@
+"""A game of quick bots runs on one CPU with the referee, and a bot that thinks gives the CPUs back
+(arena.play.colocate)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from referee_support import bad
+
+from arena.engine.rules import preset
+from arena.play import colocate
+from arena.play.referee import MatchSettings, run_match
+
+CPUS = len(os.sched_getaffinity(0))
+needs_two = pytest.mark.skipif(CPUS < 2 and not os.environ.get("CI"), reason="one CPU: nothing to pin")
+
+
+def reported(conn) -> list[int]:
+    """The CPU counts a ``cpus`` bot reported, request by request."""
+    return [int(n) for n in re.findall(r"cpus (\d+)", conn.stderr_tail())]
+
+
+@needs_two
+def test_quick_bots_play_on_the_referees_one_cpu(confining_runner, log, monkeypatch) -> None:
+    monkeypatch.setattr(colocate, "THINK_SECONDS", 1.0)  # a loaded test machine's hiccup must not unpin
+    before = os.sched_getaffinity(0)
+    bots = [bad(confining_runner, "cpus", log=log) for _ in range(2)]
+    result = run_match(preset("classic-single"), bots, 5, MatchSettings())
+    assert not any(result.faults)
+    assert os.sched_getaffinity(0) == before  # the referee has its CPUs back
+    if getattr(confining_runner, "is_gvisor", False):
+        return  # gVisor's processes are its own kernel's: the bots stay where they are
+    for conn in log:
+        counts = reported(conn)
+        assert len(counts) >= 3
+        assert counts[1:] == [1] * (len(counts) - 1)  # the first request may be read before the pin
+
+
+@needs_two
+def test_a_bot_that_thinks_unpins_the_game(process_runner, log) -> None:
+    before = os.sched_getaffinity(0)
+    slow = bad(process_runner, "cpus", at=3, arg=0.01, log=log)  # 5 times THINK_SECONDS
+    quick = bad(process_runner, "cpus", log=log)
+    result = run_match(preset("classic-single"), [slow, quick], 5, MatchSettings())
+    assert not any(result.faults)
+    assert os.sched_getaffinity(0) == before
+    for conn in log:
+        counts = reported(conn)
+        assert len(counts) >= 5
+        assert 1 in counts[:3]  # pinned while every answer was quick
+        assert counts[-1] == len(before)  # and given every CPU back after the first slow answer
+
+
+def test_the_cpu_is_the_workers_slot_modulo_the_cpus() -> None:
+    try:
+        colocate.set_home(5)
+        assert colocate.choose_cpu({0, 2, 7}) == 7  # 5 % 3 = 2: the third of [0, 2, 7]
+        assert colocate.choose_cpu({3}) is None  # one CPU: nothing to choose
+        colocate.set_home(None)
+        allowed = os.sched_getaffinity(0)
+        if len(allowed) > 1:
+            assert colocate.choose_cpu(allowed) in allowed
+    finally:
+        colocate.set_home(None)
