@@ -31,7 +31,9 @@
    (all seats stopped at once: ``close_seconds``) and other, against its lower bound: LB1 = one bot's
    start+ready (2.) + asked decisions x R1, LB4 = the same with four bots started at once through the
    runner alone (2.), LBs = the same with the match's own four strategists started at once (2.: their
-   imports are their own work, as their thinking is; the target's bound). Under docker the pool of waiting containers is refilled before each match (as
+   imports are their own work, as their thinking is; the target's bound). Sections 2 and 5 wait for a
+   quiet machine before each start and each match (``wait_quiet``: dockerd removing the containers of
+   an earlier section would slow one and not the other). Under docker the pool of waiting containers is refilled before each match (as
    between two matches of a worker); ``docker-cold`` is docker with the pool off.
 6. Version-test series: ``--version-games`` games of ``--version-rules`` between two fast bots
    (``--version-bot``, the greedy example by default) as one series (``run_series``) under bwrap: games
@@ -387,6 +389,7 @@ def startup(runners: dict[str, Runner], starts: int, seats: int = 4) -> dict[str
         up, down, up4, down4, own4 = [], [], [], [], []
         for _ in range(starts):
             settle(runner)
+            wait_quiet()
             started = time.perf_counter()
             conns = at_once([partial(start_ready, runner, strategist)] * seats)
             own4.append(time.perf_counter() - started)
@@ -446,6 +449,7 @@ def match_split(
         rows = []
         for g in range(games):
             settle(runner)
+            wait_quiet()  # as quiet as section 2 was for the bound (dockerd may still be removing containers)
             started = time.perf_counter()
             result = run_match(rules, entries(runner, EXAMPLES, "strategist.py", 4), g, SETTINGS)
             wall = time.perf_counter() - started
