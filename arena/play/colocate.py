@@ -7,10 +7,11 @@ trip measured 50 µs between two CPUs, 6 µs on one, docs/sandbox.md). Nothing r
 so one CPU loses nothing: a version test's series of two greedy bots played about twice the games per
 second on one CPU, and used half the CPU a decision.
 
-The bots start unpinned (their interpreters boot in parallel) and are pinned once they are ready. The
-first answer that takes longer than :data:`THINK_SECONDS` unpins the game: a bot that thinks gains nothing
-from a cheaper round trip, and on one shared CPU a bot that kept busy between its turns would slow the
-thinking of the others. Simultaneous decisions (slaps) just share the CPU for their few microseconds.
+The bots start unpinned (their interpreters boot in parallel) and are pinned once they are ready. An
+answer that takes longer than :data:`THINK_SECONDS` unpins the game, until :data:`REPIN_AFTER` quick
+answers in a row: a bot that thinks gains nothing from a cheaper round trip, and on one shared CPU a bot
+that kept busy between its turns would slow the thinking of the others. Simultaneous decisions (slaps)
+just share the CPU for their few microseconds.
 
 The CPU: :data:`home` when a worker process sets it (its slot among the worker's processes, so that the
 games of a worker's processes spread over the CPUs), else the one the referee runs on now.
@@ -24,7 +25,10 @@ from collections.abc import Iterable
 from typing import Any
 
 THINK_SECONDS = 0.002
-"""An answer slower than this (the referee's send to answer) unpins the game for the rest of it."""
+"""An answer slower than this (the referee's send to answer) unpins the game."""
+REPIN_AFTER = 32
+"""Quick answers in a row after which an unpinned game is pinned again (a bot's first answers are often
+slow once: its caches are cold; a bot that thinks keeps the game unpinned)."""
 
 home: int | None = None
 """The index, among the CPUs this process may use, of the CPU its games run on (a worker process sets
@@ -67,6 +71,22 @@ class Colocation:
         self.conns = [c for c in conns if c is not None]
         self.mask: set[int] | None = None
         """The referee thread's CPUs before :meth:`pin` (restored by :meth:`release`); None: not pinned."""
+        self.quick = 0
+        """Quick answers in a row (:meth:`answered`)."""
+        self.possible = True
+        """False once :meth:`pin` found nothing to do (one CPU, no bots): :meth:`answered` stops trying."""
+
+    def answered(self, seconds: float) -> None:
+        """Note an answer that took ``seconds``: a slow one unpins the game, :data:`REPIN_AFTER` quick
+        ones in a row pin it again."""
+        if seconds > THINK_SECONDS:
+            self.quick = 0
+            if self.mask is not None:
+                self.release()
+            return
+        self.quick += 1
+        if self.mask is None and self.possible and self.quick >= REPIN_AFTER:
+            self.pin()
 
     @property
     def pinned(self) -> bool:
@@ -75,11 +95,12 @@ class Colocation:
 
     def pin(self) -> bool:
         """Move the referee's thread and every bot to one CPU; whether it did."""
-        if self.mask is not None or not self.conns:
+        if self.mask is not None:
             return False
         mask = os.sched_getaffinity(0)
-        cpu = choose_cpu(mask)
+        cpu = choose_cpu(mask) if self.conns else None
         if cpu is None:
+            self.possible = False
             return False
         os.sched_setaffinity(0, {cpu})
         self.mask = mask

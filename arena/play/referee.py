@@ -835,8 +835,8 @@ class _Table:
                 self._apply(seat, link, legal[0], None)
             elif link.live:
                 action, think = link.ask(self._request(link, decision, legal), decision, legal)
-                if think > colocate.THINK_SECONDS and self.colocation is not None and self.colocation.pinned:
-                    self.colocation.release()
+                if self.colocation is not None:
+                    self.colocation.answered(think)
                 self._apply(seat, link, action, think * 1000.0)
             else:
                 self._apply(seat, link, None, None)

@@ -39,9 +39,11 @@ def test_quick_bots_play_on_the_referees_one_cpu(confining_runner, log, monkeypa
 
 
 @needs_two
-def test_a_bot_that_thinks_unpins_the_game(process_runner, log) -> None:
+def test_a_slow_answer_unpins_the_game(process_runner, log, monkeypatch) -> None:
+    monkeypatch.setattr(colocate, "THINK_SECONDS", 0.02)  # above a loaded test machine's hiccups
+    monkeypatch.setattr(colocate, "REPIN_AFTER", 10**9)  # never pinned again
     before = os.sched_getaffinity(0)
-    slow = bad(process_runner, "cpus", at=3, arg=0.01, log=log)  # 5 times THINK_SECONDS
+    slow = bad(process_runner, "cpus_once", at=3, arg=0.03, log=log)
     quick = bad(process_runner, "cpus", log=log)
     result = run_match(preset("classic-single"), [slow, quick], 5, MatchSettings())
     assert not any(result.faults)
@@ -50,7 +52,24 @@ def test_a_bot_that_thinks_unpins_the_game(process_runner, log) -> None:
         counts = reported(conn)
         assert len(counts) >= 5
         assert 1 in counts[:3]  # pinned while every answer was quick
-        assert counts[-1] == len(before)  # and given every CPU back after the first slow answer
+        assert counts[-1] == len(before)  # and given every CPU back after the slow answer
+
+
+@needs_two
+def test_quick_answers_in_a_row_pin_the_game_again(process_runner, log, monkeypatch) -> None:
+    monkeypatch.setattr(colocate, "REPIN_AFTER", 10)
+    monkeypatch.setattr(colocate, "THINK_SECONDS", 0.05)
+    before = os.sched_getaffinity(0)
+    mine: list = []
+    once = bad(process_runner, "cpus_once", at=3, arg=0.06, log=mine)
+    quick = bad(process_runner, "cpus", log=log)
+    result = run_match(preset("classic-single"), [once, quick], 5, MatchSettings())
+    assert not any(result.faults)
+    counts = reported(mine[0])
+    assert len(counts) > 12
+    assert counts[1:3] == [1, 1]  # pinned
+    assert counts[3] == len(before)  # the answer to request 3 was slow: unpinned for request 4
+    assert counts[-1] == 1  # and pinned again after the quick answers that followed
 
 
 def test_the_cpu_is_the_workers_slot_modulo_the_cpus() -> None:

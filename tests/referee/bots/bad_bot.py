@@ -8,7 +8,8 @@ for slap requests), stderr (writes ARG bytes to stderr at every request), stdout
 stdout instead of the answer), extra_line (a debugging line on stdout after the answer), wild_no_colour
 (answers "W"), no_flush (from AT on, answers without flushing), no_newline (flushes the answer without its
 newline), answer_hand_end (answers every hand_end as if it were a request), cpus (writes "cpus N" to
-stderr at every request, N the CPUs it may run on now; with ARG, from AT on it also sleeps ARG seconds). Every mode logs the referee's
+stderr at every request, N the CPUs it may run on now; with ARG, from AT on it also sleeps ARG seconds),
+cpus_once (the same, sleeping at request AT only). Every mode logs the referee's
 error message to stderr. Handshake modes: no_ready, bad_ready, crash_start, no_flush_ready (ready not
 flushed), debug_ready (a debugging line before ready).
 """
@@ -47,9 +48,9 @@ for line in sys.stdin:
             time.sleep(arg)
         if mode == "stderr":
             os.write(2, b"e" * int(arg))
-        if mode == "cpus":
+        if mode in ("cpus", "cpus_once"):
             os.write(2, f"cpus {len(os.sched_getaffinity(0))}\n".encode())
-            if count >= at and arg:
+            if arg and (count == at or (count > at and mode == "cpus")):
                 time.sleep(arg)
         if count == at:
             if mode == "timeout":
