@@ -13,15 +13,20 @@ answers in a row: a bot that thinks gains nothing from a cheaper round trip, and
 that kept busy between its turns would slow the thinking of the others. Simultaneous decisions (slaps)
 just share the CPU for their few microseconds.
 
-The CPU: :data:`home` when a worker process sets it (its slot among the worker's processes, so that the
-games of a worker's processes spread over the CPUs), else the one the referee runs on now.
+The CPU: one no other game of this machine holds (a lock file per CPU, :data:`LOCK_DIR`, held while the
+game is pinned: the games of every worker process on the machine spread over its CPUs; the lock goes
+with the process that dies), the one the referee runs on now if it is free. When every CPU is held the
+game plays unpinned.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 THINK_SECONDS = 0.002
@@ -30,15 +35,8 @@ REPIN_AFTER = 32
 """Quick answers in a row after which an unpinned game is pinned again (a bot's first answers are often
 slow once: its caches are cold; a bot that thinks keeps the game unpinned)."""
 
-home: int | None = None
-"""The index, among the CPUs this process may use, of the CPU its games run on (a worker process sets
-it: :func:`set_home`); ``None``: the CPU the referee runs on when the game is pinned."""
-
-
-def set_home(slot: int | None) -> None:
-    """Run this process's games on CPU ``slot`` (modulo the CPUs it may use), or ``None``: where it runs."""
-    global home
-    home = slot
+LOCK_DIR = Path(os.environ.get("UNO_ARENA_CPU_LOCKS") or Path(tempfile.gettempdir()) / "uno-arena-cpus")
+"""Where the per-CPU lock files are (one machine's worker processes must share it: the default is)."""
 
 
 def current_cpu() -> int | None:
@@ -51,15 +49,30 @@ def current_cpu() -> int | None:
         return None
 
 
-def choose_cpu(allowed: set[int]) -> int | None:
-    """The CPU to pin a game to among ``allowed``; ``None`` when there is no choice to make (one CPU)."""
+def claim_cpu(allowed: set[int]) -> tuple[int, int] | None:
+    """A CPU of ``allowed`` that no other pinned game holds, and the open lock file that holds it (close it
+    to give the CPU back); the one this thread runs on if it is free; ``None`` when there is no choice to
+    make (one CPU) or every CPU is held."""
     if len(allowed) < 2:
         return None
-    cpus = sorted(allowed)
-    if home is not None:
-        return cpus[home % len(cpus)]
-    cpu = current_cpu()
-    return cpu if cpu in allowed else cpus[0]
+    here = current_cpu()
+    order = sorted(allowed, key=lambda c: (c != here, c))
+    try:
+        LOCK_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    for cpu in order:
+        try:
+            fd = os.open(LOCK_DIR / str(cpu), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        return cpu, fd
+    return None
 
 
 class Colocation:
@@ -75,6 +88,7 @@ class Colocation:
         """Quick answers in a row (:meth:`answered`)."""
         self.possible = True
         """False once :meth:`pin` found nothing to do (one CPU, no bots): :meth:`answered` stops trying."""
+        self._lock: int | None = None
 
     def answered(self, seconds: float) -> None:
         """Note an answer that took ``seconds``: a slow one unpins the game, :data:`REPIN_AFTER` quick
@@ -98,10 +112,13 @@ class Colocation:
         if self.mask is not None:
             return False
         mask = os.sched_getaffinity(0)
-        cpu = choose_cpu(mask) if self.conns else None
-        if cpu is None:
+        if len(mask) < 2 or not self.conns:
             self.possible = False
             return False
+        claimed = claim_cpu(mask)
+        if claimed is None:  # every CPU is another game's now
+            return False
+        cpu, self._lock = claimed
         os.sched_setaffinity(0, {cpu})
         self.mask = mask
         for conn in self.conns:
@@ -116,6 +133,9 @@ class Colocation:
         mask, self.mask = self.mask, None
         if mask is None:
             return
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            os.close(lock)
         os.sched_setaffinity(0, mask)
         for conn in self.conns:
             pin = getattr(conn, "pin", None)

@@ -4,7 +4,7 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_process_shutdown
+from celery.signals import worker_process_shutdown
 
 from config import paths as _paths  # noqa: F401
 
@@ -22,14 +22,3 @@ def remove_sandboxes(**_: object) -> None:
     from sandbox import docker_pool
 
     docker_pool.close_pools()
-
-
-@worker_process_init.connect
-def place_games(**_: object) -> None:
-    """Give each prefork child its own CPU for the games it keeps on one (:mod:`arena.play.colocate`):
-    its index in the pool, modulo the CPUs, so that a worker's children do not pile onto one CPU."""
-    from billiard.process import current_process
-
-    from arena.play import colocate
-
-    colocate.set_home(getattr(current_process(), "index", None))

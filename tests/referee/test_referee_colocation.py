@@ -17,6 +17,12 @@ CPUS = len(os.sched_getaffinity(0))
 needs_two = pytest.mark.skipif(CPUS < 2 and not os.environ.get("CI"), reason="one CPU: nothing to pin")
 
 
+@pytest.fixture(autouse=True)
+def own_cpu_locks(tmp_path, monkeypatch) -> None:
+    """This test's own per-CPU locks: the games of other test processes must not hold its CPUs."""
+    monkeypatch.setattr(colocate, "LOCK_DIR", tmp_path / "cpus")
+
+
 def reported(conn) -> list[int]:
     """The CPU counts a ``cpus`` bot reported, request by request."""
     return [int(n) for n in re.findall(r"cpus (\d+)", conn.stderr_tail())]
@@ -72,14 +78,48 @@ def test_quick_answers_in_a_row_pin_the_game_again(process_runner, log, monkeypa
     assert counts[-1] == 1  # and pinned again after the quick answers that followed
 
 
-def test_the_cpu_is_the_workers_slot_modulo_the_cpus() -> None:
+def test_games_claim_different_cpus_and_give_them_back(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(colocate, "LOCK_DIR", tmp_path / "cpus")
+    assert colocate.claim_cpu({3}) is None  # one CPU: nothing to choose
+    first = colocate.claim_cpu({0, 1, 2})
+    second = colocate.claim_cpu({0, 1, 2})
+    third = colocate.claim_cpu({0, 1, 2})
+    assert first
+    assert second
+    assert third
+    assert len({first[0], second[0], third[0]}) == 3
+    assert colocate.claim_cpu({0, 1, 2}) is None  # every CPU is held: the game plays unpinned
+    os.close(second[1])
+    again = colocate.claim_cpu({0, 1, 2})
+    assert again is not None
+    assert again[0] == second[0]
+    for claimed in (first, third, again):
+        os.close(claimed[1])
+
+
+def test_a_cpu_held_by_another_process_is_not_claimed(tmp_path, monkeypatch) -> None:
+    # Every worker process of a machine shares the lock files; a holder's death frees its CPU.
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(colocate, "LOCK_DIR", tmp_path / "cpus")
+    code = (
+        "import sys, time; from arena.play import colocate; from pathlib import Path; "
+        f"colocate.LOCK_DIR = Path({str(tmp_path / 'cpus')!r}); "
+        "got = colocate.claim_cpu({0, 1}); print(got[0], flush=True); time.sleep(60)"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
-        colocate.set_home(5)
-        assert colocate.choose_cpu({0, 2, 7}) == 7  # 5 % 3 = 2: the third of [0, 2, 7]
-        assert colocate.choose_cpu({3}) is None  # one CPU: nothing to choose
-        colocate.set_home(None)
-        allowed = os.sched_getaffinity(0)
-        if len(allowed) > 1:
-            assert colocate.choose_cpu(allowed) in allowed
+        assert holder.stdout is not None
+        held = int(holder.stdout.readline())
+        mine = colocate.claim_cpu({0, 1})
+        assert mine is not None
+        assert mine[0] == 1 - held
+        assert colocate.claim_cpu({0, 1}) is None
+        os.close(mine[1])
     finally:
-        colocate.set_home(None)
+        holder.kill()
+        holder.wait()
+    freed = colocate.claim_cpu({0, 1})
+    assert freed is not None
+    os.close(freed[1])
