@@ -151,8 +151,7 @@ class BotCgroup:
 
     def kill(self) -> None:
         """SIGKILL every process in the group (``cgroup.kill``, or each pid listed, until none are left)."""
-        for d in self.dirs:
-            _write(d / "cgroup.kill", "1")
+        self.send_kill()
         deadline = time.monotonic() + 2.0
         while (left := self.pids()) and time.monotonic() < deadline:
             for pid in left:

@@ -551,15 +551,7 @@ class ProcessConnection(PipeConnection):
 def _child_pidfds(pid: int) -> list[int]:
     """pidfds of the direct children of ``pid`` (each checked to still be its child once opened)."""
     fds: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return fds
-    kids: set[int] = set()
-    for task in tasks:
-        with contextlib.suppress(OSError, ValueError):
-            kids.update(int(k) for k in Path(f"/proc/{pid}/task/{task}/children").read_text().split())
-    for kid in kids:
+    for kid in affinity.children(pid) or ():
         try:
             fd = os.pidfd_open(kid)
         except OSError:

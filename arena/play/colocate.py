@@ -102,11 +102,6 @@ class Colocation:
         if self.mask is None and self.possible and self.quick >= REPIN_AFTER:
             self.pin()
 
-    @property
-    def pinned(self) -> bool:
-        """Whether the game runs on one CPU now."""
-        return self.mask is not None
-
     def pin(self) -> bool:
         """Move the referee's thread and every bot to one CPU; whether it did."""
         if self.mask is not None:
@@ -121,11 +116,7 @@ class Colocation:
         cpu, self._lock = claimed
         os.sched_setaffinity(0, {cpu})
         self.mask = mask
-        for conn in self.conns:
-            pin = getattr(conn, "pin", None)
-            if pin is not None:
-                with contextlib.suppress(Exception):  # a bot that cannot be pinned plays where it is
-                    pin({cpu})
+        self._pin_bots({cpu})
         return True
 
     def release(self) -> None:
@@ -137,8 +128,11 @@ class Colocation:
         if lock is not None:
             os.close(lock)
         os.sched_setaffinity(0, mask)
+        self._pin_bots(mask)
+
+    def _pin_bots(self, cpus: set[int]) -> None:
         for conn in self.conns:
             pin = getattr(conn, "pin", None)
             if pin is not None:
-                with contextlib.suppress(Exception):
-                    pin(mask)
+                with contextlib.suppress(Exception):  # a bot that cannot be pinned plays where it is
+                    pin(cpus)
