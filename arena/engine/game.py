@@ -336,6 +336,28 @@ class Game:
             obs["history"] = [redact(e, seat) for e in self.events[self._hand_event_start :]]
         return obs
 
+    def observation_json(self, seat: int) -> str:
+        """``observation(seat)`` as compact JSON (keys in the same order, no spaces), written straight from
+        the game's state: the referee's per-decision hot path, about five times faster than building the
+        dict and encoding it (the compiled engine; the text is the same, tested against :mod:`json`)."""
+        phase = self.phase
+        top = f'"{_CODE[self.discard[-1]]}"' if self.discard else "null"
+        colour = f'"{COLOURS[self.colour]}"' if self.colour >= 0 else "null"
+        drawn = f'"{_CODE[self.drawn]}"' if phase == DRAWN and seat == self.cur else "null"
+        catch = str(self._catch) if phase in (CATCH, UNO) else "null"
+        challengeable = self.challenge_from >= 0 and seat == self.cur and phase == TURN
+        return (
+            f'{{"seat":{seat},"players":{self.n},"hand_no":{self.hand_no},"dealer":{self.dealer},'
+            f'"phase":"{PHASES[phase]}","to_move":{_json_ints(self.to_move)},"current":{self.cur},'
+            f'"hand":{_json_cards(self.hands[seat])},"top":{top},"color":{colour},"direction":{self.direction},'
+            f'"hand_sizes":{_json_ints([len(h) for h in self.hands])},"draw_pile":{len(self.draw_pile)},'
+            f'"discard_pile":{len(self.discard)},"pending_draw":{self.pending},"uno":{_json_bools(self.uno)},'
+            f'"scores":{_json_ints(self.scores)},"out":{_json_bools(self.out)},"turn":{self.turns},'
+            f'"drawn":{drawn},"catch_target":{catch},'
+            f'"challengeable":{"true" if challengeable else "false"},"mercy":{_json_bools(self.mercy_out)},'
+            f'"lost_turns":{_json_ints(self.lost_turns)}}}'
+        )
+
     def omniscient(self) -> dict[str, Any]:
         """Everything, for replays and tests: every hand and the draw pile (top last)."""
         view = self.observation(0)
@@ -1204,6 +1226,21 @@ def _group(order: list[int], key: list[int]) -> list[tuple[int, ...]]:
 
 PRIVATE_CARDS: Final = frozenset({"deal", "draw", "mercy"})
 """Event types whose ``cards`` only their own seat sees (the others get a ``count``)."""
+
+
+def _json_ints(items: list[int] | tuple[int, ...]) -> str:
+    """Integers as a compact JSON array."""
+    return "[" + ",".join([str(i) for i in items]) + "]"
+
+
+def _json_bools(items: list[bool]) -> str:
+    """Booleans as a compact JSON array."""
+    return "[" + ",".join(["true" if b else "false" for b in items]) + "]"
+
+
+def _json_cards(cards: list[int]) -> str:
+    """Card codes as a compact JSON array of strings."""
+    return '["' + '","'.join([_CODE[c] for c in cards]) + '"]' if cards else "[]"
 
 
 def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -143,18 +143,22 @@ def encode_request(
     events: Sequence[dict[str, Any]],
     time_bank: float,
 ) -> bytes:
-    """``encode(request(...))``, fast: the per-decision hot path (the same bytes, tested)."""
-    return encode_request_raw(decision, legal, observation, encode_events(events), time_bank)
+    """``encode(request(...))`` (the same bytes, tested); the referee's hot path is :func:`encode_request_raw`."""
+    return encode_request_raw(decision, legal, _dumps(observation), encode_events(events), time_bank)
+
+
+_QQ: Final = '","'
 
 
 def encode_request_raw(
-    decision: int, legal: Sequence[str], observation: dict[str, Any], events_json: str, time_bank: float
+    decision: int, legal: Sequence[str], observation_json: str, events_json: str, time_bank: float
 ) -> bytes:
-    """:func:`encode_request` with the events already encoded (by :func:`encode_events`, or event by
-    event with :func:`encode_event` and joined with commas inside brackets)."""
+    """:func:`encode_request` with the observation and the events already encoded: the observation by
+    ``Game.observation_json``, the events by :func:`encode_events`, or event by event with
+    :func:`encode_event` and joined with commas inside brackets."""
     return (
         f'{{"type":"request","id":{decision},"legal":["{_QQ.join(legal)}"],"time_bank":{round(time_bank, 3)!r},'
-        f'"observation":{encode_observation(observation)},"events":{events_json}}}\n'
+        f'"observation":{observation_json},"events":{events_json}}}\n'
     ).encode()
 
 
@@ -324,59 +328,6 @@ def excerpt(line: bytes, limit: int = 120) -> str:
     that is not printable; the fault message is cleaned again by ``arena.play.bot_text``)."""
     text = line[:limit].decode("utf-8", "replace")
     return repr(text) + ("..." if len(line) > limit else "")
-
-
-# --- Fast observation encoding ----------------------------------------------------------------------
-
-_QQ: Final = '","'
-_OBS_KEYS: Final = (
-    "seat", "players", "hand_no", "dealer", "phase", "to_move", "current", "hand", "top", "color",
-    "direction", "hand_sizes", "draw_pile", "discard_pile", "pending_draw", "uno", "scores", "out", "turn",
-    "drawn", "catch_target", "challengeable", "mercy", "lost_turns",
-)  # fmt: skip
-
-
-def _strs(items: Sequence[str]) -> str:
-    return f'["{_QQ.join(items)}"]' if items else "[]"
-
-
-def _ints(items: list[int]) -> str:
-    return str(items).replace(" ", "")
-
-
-_BOOLS: dict[tuple[bool, ...], str] = {}
-
-
-def _bools(items: list[bool]) -> str:
-    key = tuple(items)
-    text = _BOOLS.get(key)
-    if text is None:
-        text = _BOOLS[key] = "[" + ",".join(["true" if b else "false" for b in items]) + "]"
-    return text
-
-
-def _opt(value: str | None) -> str:
-    return "null" if value is None else f'"{value}"'
-
-
-def encode_observation(obs: dict[str, Any]) -> str:
-    """``Game.observation()`` as compact JSON, by a template for the engine's known fields (about twice as
-    fast as :mod:`json`); anything else (other fields, history) goes through :mod:`json`."""
-    if tuple(obs) != _OBS_KEYS:
-        return _dumps(obs)
-    o = obs
-    catch = o["catch_target"]
-    return (
-        f'{{"seat":{o["seat"]},"players":{o["players"]},"hand_no":{o["hand_no"]},"dealer":{o["dealer"]},'
-        f'"phase":"{o["phase"]}","to_move":{_ints(o["to_move"])},"current":{o["current"]},'
-        f'"hand":{_strs(o["hand"])},"top":{_opt(o["top"])},"color":{_opt(o["color"])},'
-        f'"direction":{o["direction"]},"hand_sizes":{_ints(o["hand_sizes"])},"draw_pile":{o["draw_pile"]},'
-        f'"discard_pile":{o["discard_pile"]},"pending_draw":{o["pending_draw"]},"uno":{_bools(o["uno"])},'
-        f'"scores":{_ints(o["scores"])},"out":{_bools(o["out"])},"turn":{o["turn"]},"drawn":{_opt(o["drawn"])},'
-        f'"catch_target":{"null" if catch is None else catch},'
-        f'"challengeable":{"true" if o["challengeable"] else "false"},'
-        f'"mercy":{_bools(o["mercy"])},"lost_turns":{_ints(o["lost_turns"])}}}'
-    )
 
 
 # --- Decoding referee messages (bots, tests) -----------------------------------------------------------

@@ -815,7 +815,7 @@ class _Table:
                 parts.append(public[i])
         link.cursor = end
         return protocol.encode_request_raw(
-            decision, legal, game.observation(seat), "[" + ",".join(parts) + "]", link.bank
+            decision, legal, game.observation_json(seat), "[" + ",".join(parts) + "]", link.bank
         )
 
     def play(self) -> None:

@@ -128,6 +128,8 @@ def check_invariants(game: Game, knowledge: Knowledge, new_events: int) -> None:
         assert all(action in ACTIONS for action in legal)
         obs = game.observation(seat, history=True)
         history = obs.pop("history")
+        # The referee's encoder writes the same observation, byte for byte, as json would.
+        assert game.observation_json(seat) == json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
         # Own hand exact, others only as sizes, never the draw pile order.
         assert sorted(obs["hand"]) == sorted(view["hands"][seat])
         assert obs["hand_sizes"] == [len(h) for h in view["hands"]]

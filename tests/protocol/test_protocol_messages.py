@@ -47,10 +47,14 @@ def test_the_fast_request_encoder_gives_the_same_bytes_as_json() -> None:
         VALIDATOR.validate(json.loads(fast))
 
 
-def test_unknown_observation_fields_fall_back_to_json() -> None:
-    game = Game(preset("classic"), 2, seed=1)
-    obs = game.observation(0, history=True)
-    assert json.loads(protocol.encode_observation(obs)) == obs
+def test_the_referees_request_from_the_engines_observation_json_is_the_same_bytes() -> None:
+    for n, (game, seat) in enumerate(states(100)):
+        events = [redact(e, seat) for e in game.events[-5:]]
+        legal = game.legal_actions(seat)
+        raw = protocol.encode_request_raw(
+            n, legal, game.observation_json(seat), protocol.encode_events(events), 1.5
+        )
+        assert raw == protocol.encode(protocol.request(n, legal, game.observation(seat), events, 1.5))
 
 
 def test_referee_messages_validate() -> None:
