@@ -17,6 +17,8 @@
    ``apply``), B the bot's own work per request (``json.loads``, choosing, formatting the answer,
    measured in-process on the same request lines). (D-E-B)/R is the referee's and the transport's share
    against a raw round trip. Baselines and matches alternate ``--rounds`` times; medians are printed.
+   Each match waits for a quiet machine first (``wait_quiet``: dockerd removes the previous round's
+   containers after the docker match, which would slow the next round's first match).
 2. Start-up per bot per match: ``runner.start`` + hello/ready, and ``close``, per runner.
 3. Whole-match throughput: four ``bots_examples/strategist.py`` bots, ``classic-single`` (one hand), per
    runner, against the same four strategists in-process (``arena.play.inprocess.play_local``: the engine and
@@ -288,6 +290,7 @@ def per_decision(runners: dict[str, Runner], rounds: int, seed: int) -> tuple[fl
         for _ in range(rounds):
             hot.append(raw.per_trip(typical, 2000, alternate=False))
             for name, runner in runners.items():
+                wait_quiet()  # dockerd removes the previous round's containers meanwhile
                 result = run_match(RULES, entries(runner, BOTS, "first_legal.py", 2), seed, SETTINGS)
                 assert not any(result.faults), result.faults
                 decisions = result.decisions
