@@ -43,8 +43,8 @@ log = logging.getLogger(__name__)
 REMOVE_ATTEMPTS = docker_remover.ATTEMPTS
 """Tries at removing a closed bot's container before it is left to the sweep (by the background remover,
 or by :meth:`DockerConnection.close` itself when it cannot hand the container over)."""
-KILL_WAIT = 5.0
-"""Seconds :meth:`DockerConnection.close` waits for the killed container's processes to be gone."""
+KILL_WAIT = docker_remover.KILL_WAIT
+"""Seconds a killed container's processes are waited for (by the remover, or by ``close`` itself)."""
 
 RUNTIME_ENV = "UNO_ARENA_DOCKER_RUNTIME"
 IO_ENV = "UNO_ARENA_DOCKER_IO"
@@ -186,6 +186,8 @@ class DockerConnection(PipeConnection):
         self._pid: int | None = None
         self._pidfd: int | None = None
         """A pidfd of the container's first process (its pid namespace's init), for :meth:`terminate`."""
+        self._pids_dir: Path | None = None
+        """The container's cgroup folder of the pids controller (lists every process of the bot)."""
         self._holders: list[Any] = []
         self._sockets: list[socket.socket] = []
         self._decoder: FrameDecoder | None = None
@@ -241,7 +243,8 @@ class DockerConnection(PipeConnection):
         self.client.api.start(self.container_id)
         state = self.client.api.inspect_container(self.container_id)["State"]
         self._pid = state.get("Pid") or None
-        self._pidfd = _container_pidfd(self._pid, self.container_id) if self.direct_kill else None
+        if self.direct_kill:
+            self._pidfd, self._pids_dir = _container_pidfd(self._pid, self.container_id)
         cgroup = cgroup_dir_of(self._pid, "cpuacct") if self._watch_cpu and self._pid else None
         if cgroup is not None:
             if self.container_id not in str(cgroup):
@@ -302,39 +305,59 @@ class DockerConnection(PipeConnection):
             callback()
 
     def terminate(self) -> None:
-        """SIGKILL the container's first process directly (no dockerd round trip): its pid namespace,
-        hence every process of the bot, dies with it. :meth:`close` then removes the container. Does
-        nothing where the host pid is unknown (gVisor: the first process is gVisor's own)."""
+        """SIGKILL every process of the container directly (no dockerd round trip, :meth:`_send_kill`).
+        :meth:`close` then removes the container. Does nothing where the host pid is unknown (gVisor:
+        the first process is gVisor's own)."""
         with self._close_lock:
             fd = self._pidfd
             if self._closed or fd is None:
                 return
-            with contextlib.suppress(ProcessLookupError, OSError):
-                signal.pidfd_send_signal(fd, signal.SIGKILL)
+            self._send_kill(fd)
+
+    def _send_kill(self, pidfd: int) -> None:
+        """SIGKILL each process listed in the container's pids cgroup, then its first process through
+        ``pidfd``: none of them runs any more of the bot's code (one forked meanwhile dies with the pid
+        namespace, whose init is the first process). Listed pids are the container's own: a process stays
+        listed until it is reaped, and its parent is in the container too."""
+        if self._pids_dir is not None:
+            try:
+                listed = (self._pids_dir / "cgroup.procs").read_text().split()
+            except OSError:
+                listed = []
+            for pid in listed:
+                if int(pid) != self._pid:
+                    with contextlib.suppress(OSError):
+                        os.kill(int(pid), signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, OSError):
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
 
     def _kill(self) -> None:
-        """Kill the container's processes and wait for them to be gone, then hand the stopped container
-        to the background remover (:mod:`sandbox.docker_remover`): dockerd's removal is off the match's
-        critical path. Where the processes cannot be shown dead (no pidfd, the engine's kill failed) or
-        the remover is full, the container is removed here, as before."""
+        """SIGKILL the container's processes and hand the container to the background remover
+        (:mod:`sandbox.docker_remover`) with the pidfd of its first process: the remover waits for the
+        processes to be gone, then has dockerd remove the container, off the match's critical path. Once
+        SIGKILL is sent, no process of the bot runs any more of its code (the kernel only tears them
+        down), so ``close`` need not wait for that. Where there is no pidfd (gVisor) the container is
+        killed through the engine and waited for here; where the remover is full, everything is done
+        here, as before."""
         self._stop_watch.set()
         fd, self._pidfd = self._pidfd, None
+        remover = docker_remover.remover()
         dead = False
         if fd is not None:
+            self._send_kill(fd)
+            if remover.submit(self.client, self.container_id, self._temp_dirs, pidfd=fd):
+                self._temp_dirs = ()  # the remover deletes them, after the container
+                self._status = -9 if self._status is None else self._status
+                return
             try:
-                with contextlib.suppress(ProcessLookupError, OSError):
-                    signal.pidfd_send_signal(fd, signal.SIGKILL)
-                # Readable once the pid namespace's init has exited, which the kernel lets happen only
-                # after every other process of the namespace (the whole bot) has exited.
-                dead = bool(select.select([fd], [], [], KILL_WAIT)[0])
+                dead = docker_remover.wait_gone(fd, KILL_WAIT)
             finally:
                 os.close(fd)
         if not dead:
             dead = self._kill_through_engine()
-        remover = docker_remover.remover()
         handed_over = dead and remover.submit(self.client, self.container_id, self._temp_dirs)
         if handed_over:
-            self._temp_dirs = ()  # the remover deletes them, after the container
+            self._temp_dirs = ()
         # Not the match's fault if removing fails: its result stands; the sweep removes it later.
         if not handed_over and not docker_remover.remove(self.client, self.container_id, REMOVE_ATTEMPTS):
             remover.leave(self.client, self.container_id)
@@ -379,20 +402,20 @@ class DockerConnection(PipeConnection):
             remove_tree(d)
 
 
-def _container_pidfd(pid: int | None, container_id: str) -> int | None:
-    """A pidfd of host process ``pid`` if it is in ``container_id``'s cgroup (checked after opening it,
-    so a pid reused meanwhile is never signalled), else None."""
+def _container_pidfd(pid: int | None, container_id: str) -> tuple[int | None, Path | None]:
+    """A pidfd of host process ``pid`` and its pids cgroup folder if that is ``container_id``'s
+    (checked after opening it, so a pid reused meanwhile is never signalled), else (None, None)."""
     if not pid:
-        return None
+        return None, None
     try:
         fd = os.pidfd_open(pid)
     except OSError:
-        return None
+        return None, None
     folder = cgroup_dir_of(pid, "pids")
     if folder is None or container_id not in str(folder):
         os.close(fd)
-        return None
-    return fd
+        return None, None
+    return fd, folder
 
 
 def make_fifos(folder: Path) -> None:

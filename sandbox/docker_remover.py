@@ -2,10 +2,15 @@
 
 Removing a container (``docker rm``: dockerd and containerd unmount its root, delete its folders and its
 cgroup) takes tens of milliseconds per container, and a table's four seats queue in dockerd. The bot is
-already dead by then: :meth:`sandbox.docker.DockerConnection.close` kills the container's processes and
-closes its pipes itself, synchronously, and only then hands the stopped container and its staged folder
+doomed by then: :meth:`sandbox.docker.DockerConnection.close` sends SIGKILL to the container's first
+process (the pid namespace's init: every process of the bot dies with it) and closes its pipes itself,
+synchronously, and only then hands the container, the pidfd of that process and its staged folder
 (deleting it took tens of milliseconds more while dockerd tore the container down) to this process's
-:class:`Remover` (one daemon thread, a queue): ``close()`` returns without waiting for either.
+:class:`Remover` (one daemon thread, a queue): ``close()`` returns without waiting for any of it. A
+process with SIGKILL pending runs no more of its code; the kernel's tearing down of four interpreters
+took 2–14 ms after SIGKILL, all of it on the match's critical path when ``close`` waited for it. The
+remover waits for the pidfd (:func:`wait_gone`, at most :data:`KILL_WAIT` seconds) before it asks
+dockerd to remove the container (forcibly: dockerd kills whatever is left).
 
 Guarantees: a container handed over is removed soon after (tried :data:`ATTEMPTS` times, as the
 connection did before); the queue is bounded (:data:`MAX_PENDING`: when it is full, :meth:`Remover.submit`
@@ -23,6 +28,7 @@ from __future__ import annotations
 import collections
 import logging
 import os
+import select
 import threading
 import time
 from collections.abc import Iterable
@@ -44,6 +50,15 @@ MAX_PENDING = 16
 """Containers queued or being removed, at most (four tables of four seats): beyond, the caller removes."""
 FLUSH_TIMEOUT = 60.0
 """Seconds :func:`flush` waits at most."""
+KILL_WAIT = 5.0
+"""Seconds a killed container's first process is waited for before its container is removed."""
+
+
+def wait_gone(pidfd: int, timeout: float = KILL_WAIT) -> bool:
+    """Whether the process of ``pidfd`` exited within ``timeout`` seconds. For a container's first
+    process (its pid namespace's init) that means every process of the container has: the kernel lets the
+    init exit only after all the others."""
+    return bool(select.select([pidfd], [], [], timeout)[0])
 
 
 def remove(client: Any, container_id: str, attempts: int = ATTEMPTS) -> bool:
@@ -74,21 +89,25 @@ class Remover:
         self._pid = os.getpid()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._queue: collections.deque[tuple[Any, str, tuple[Path, ...]]] = collections.deque()
+        self._queue: collections.deque[tuple[Any, str, tuple[Path, ...], int | None]] = collections.deque()
         self._in_progress = 0
         self._failed: dict[str, Any] = {}
         self._thread: threading.Thread | None = None
         self.removed = 0
         """Containers removed by the thread so far (for tests and the benchmark)."""
 
-    def submit(self, client: Any, container_id: str, folders: Iterable[Path] = ()) -> bool:
-        """Queue ``container_id`` (a stopped container) for removal through ``client``, then its staged
-        ``folders`` (deleted whether or not the container could be removed: nothing of the bot runs any
-        more); False (nothing queued) when :attr:`max_pending` containers are queued or being removed."""
+    def submit(
+        self, client: Any, container_id: str, folders: Iterable[Path] = (), pidfd: int | None = None
+    ) -> bool:
+        """Queue ``container_id`` (a stopped container, or a killed one with the ``pidfd`` of its first
+        process: the remover waits for it to exit, then closes it) for removal through ``client``, then its
+        staged ``folders`` (deleted whether or not the container could be removed: nothing of the bot runs
+        any more); False (nothing queued, ``pidfd`` still the caller's) when :attr:`max_pending`
+        containers are queued or being removed."""
         with self._lock:
             if len(self._queue) + self._in_progress >= self.max_pending:
                 return False
-            self._queue.append((client, container_id, tuple(folders)))
+            self._queue.append((client, container_id, tuple(folders), pidfd))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="docker remover", daemon=True)
                 self._thread.start()
@@ -136,9 +155,14 @@ class Remover:
             with self._lock:
                 while not self._queue:
                     self._changed.wait()
-                client, container_id, folders = self._queue.popleft()
+                client, container_id, folders, pidfd = self._queue.popleft()
                 self._in_progress += 1
             try:
+                if pidfd is not None:
+                    try:
+                        wait_gone(pidfd)  # if it did not exit, the forced removal kills it
+                    finally:
+                        os.close(pidfd)
                 gone = remove(client, container_id)
             except BaseException:  # never lose the container: the sweep retries it
                 gone = False

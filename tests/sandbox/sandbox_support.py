@@ -70,8 +70,14 @@ def snapshot(pids: set[int]) -> dict[int, int]:
     return {pid: t for pid in pids if (t := start_time(pid)) is not None}
 
 
-def survivors(snap: dict[int, int]) -> set[int]:
-    """The processes of ``snap`` still alive (same pid *and* start time, and not a zombie)."""
+SIGKILL_BIT = 1 << (9 - 1)
+"""SIGKILL in the pending-signal masks of ``/proc/<pid>/status``."""
+PF_EXITING = 0x4
+"""The kernel's flag of a process that is exiting (field 9 of ``/proc/<pid>/stat``)."""
+
+
+def remaining(snap: dict[int, int]) -> set[int]:
+    """The processes of ``snap`` that still exist (same pid *and* start time) and are not zombies."""
     alive = set()
     for pid, t in snap.items():
         if start_time(pid) == t:
@@ -82,6 +88,27 @@ def survivors(snap: dict[int, int]) -> set[int]:
             if state != "Z":
                 alive.add(pid)
     return alive
+
+
+def killed(pid: int) -> bool:
+    """Whether ``pid`` can run no more of its code: SIGKILL is pending, or it is exiting (or gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    if int(stat[6]) & PF_EXITING:
+        return True
+    masks = dict(line.split(":\t", 1) for line in status.splitlines() if line[:6] in ("SigPnd", "ShdPnd"))
+    return any(int(masks.get(key, "0"), 16) & SIGKILL_BIT for key in ("SigPnd", "ShdPnd"))
+
+
+def survivors(snap: dict[int, int]) -> set[int]:
+    """The processes of ``snap`` that can still run: alive (:func:`remaining`) and not :func:`killed`.
+    Docker's ``close`` sends SIGKILL to every process of the bot and leaves the kernel's tearing down of
+    them to its background remover (:mod:`sandbox.docker_remover`; :func:`remaining` is empty once it is
+    flushed)."""
+    return {pid for pid in remaining(snap) if not killed(pid)}
 
 
 def descendants(pid: int) -> set[int]:

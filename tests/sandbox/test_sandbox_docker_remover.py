@@ -5,6 +5,7 @@ cannot remove to the sweep, and is flushed at exit."""
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import sys
 import threading
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_support import HOSTILE_DIR, bot_processes, echo_spec, snapshot, survivors
+from sandbox_support import HOSTILE_DIR, bot_processes, echo_spec, remaining, snapshot, survivors
 
 from sandbox import docker_remover
 
@@ -55,6 +56,27 @@ def test_the_remover_removes_in_order_and_flush_waits_for_it() -> None:
     assert client.api.removed == [f"c{i}" for i in range(5)]
     assert remover.pending() == 0
     assert remover.removed == 5
+
+
+def test_the_remover_waits_for_a_killed_process_before_removing_and_closes_its_pidfd() -> None:
+    client = FakeClient()
+    remover = docker_remover.Remover()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        pidfd = os.pidfd_open(child.pid)
+        assert remover.submit(client, "killed", pidfd=pidfd)
+        time.sleep(0.3)
+        assert client.api.removed == []  # its process still runs: not removed yet
+        assert remover.pending() == 1
+        child.kill()
+        child.wait()
+        assert remover.flush(10.0)
+        assert client.api.removed == ["killed"]
+        with pytest.raises(OSError, match="Bad file descriptor"):
+            os.fstat(pidfd)  # closed by the remover
+    finally:
+        child.kill()
+        child.wait()
 
 
 def test_a_full_remover_refuses_so_that_the_caller_removes() -> None:
@@ -133,10 +155,11 @@ def test_close_kills_the_bot_at_once_and_the_container_goes_soon_after(docker_ru
     started = time.monotonic()
     conn.close()
     closed_in = time.monotonic() - started
-    assert survivors(procs) == set()  # every process of the bot is dead when close() returns
+    assert survivors(procs) == set()  # every process of the bot is killed when close() returns
     assert all(file_id(fd) != was for fd, was in pipes.items())  # and its pipes are closed
     wait_gone(api, conn.container_id, 10.0)
     assert docker_remover.flush(10.0)
+    assert remaining(procs) == set()  # the remover waited for them to be gone
     assert not any(folder.exists() for folder in folders)
     assert closed_in < 3.0
 
