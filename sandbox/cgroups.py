@@ -135,8 +135,7 @@ class BotCgroup:
         """Every process currently in the group."""
         found: set[int] = set()
         for d in self.dirs:
-            with contextlib.suppress(OSError, ValueError):
-                found.update(int(p) for p in (d / "cgroup.procs").read_text().split())
+            found |= cgroup_pids(d)
         return found
 
     def send_kill(self) -> None:
@@ -174,6 +173,13 @@ class BotCgroup:
                     if time.monotonic() > deadline:
                         break
                     time.sleep(0.005)
+
+
+def cgroup_pids(folder: Path) -> set[int]:
+    """The processes listed in the cgroup ``folder`` now (none if it cannot be read)."""
+    with contextlib.suppress(OSError, ValueError):
+        return {int(p) for p in (folder / "cgroup.procs").read_text().split()}
+    return set()
 
 
 def cgroup_dir_of(pid: int, controller: str) -> Path | None:

@@ -34,7 +34,7 @@ from docker.types import LogConfig, Ulimit
 from sandbox import affinity, docker_pool, docker_remover, runtimes, seccomp
 from sandbox.base import BOT_ENV, Availability, BotSpec, Limits, Runner
 from sandbox.botdir import SWEEP_EVERY, Staged, fill, owner_identity, owner_is_gone, stage, stage_empty
-from sandbox.cgroups import cgroup_dir_of, cpu_seconds_used
+from sandbox.cgroups import cgroup_dir_of, cgroup_pids, cpu_seconds_used
 from sandbox.connection import READ_CHUNK, PipeConnection, StderrDrain, remove_tree
 from sandbox.errors import BotFolderTooLarge, SandboxError, SandboxUnavailable
 
@@ -319,15 +319,10 @@ class DockerConnection(PipeConnection):
         ``pidfd``: none of them runs any more of the bot's code (one forked meanwhile dies with the pid
         namespace, whose init is the first process). Listed pids are the container's own: a process stays
         listed until it is reaped, and its parent is in the container too."""
-        if self._pids_dir is not None:
-            try:
-                listed = (self._pids_dir / "cgroup.procs").read_text().split()
-            except OSError:
-                listed = []
-            for pid in listed:
-                if int(pid) != self._pid:
-                    with contextlib.suppress(OSError):
-                        os.kill(int(pid), signal.SIGKILL)
+        listed = cgroup_pids(self._pids_dir) if self._pids_dir is not None else set()
+        for pid in listed - {self._pid}:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, OSError):
             signal.pidfd_send_signal(pidfd, signal.SIGKILL)
 
@@ -342,24 +337,24 @@ class DockerConnection(PipeConnection):
         self._stop_watch.set()
         fd, self._pidfd = self._pidfd, None
         remover = docker_remover.remover()
-        dead = False
+        handed_over = False
         if fd is not None:
             self._send_kill(fd)
-            if remover.submit(self.client, self.container_id, self._temp_dirs, pidfd=fd):
-                self._temp_dirs = ()  # the remover deletes them, after the container
-                self._status = -9 if self._status is None else self._status
-                return
-            try:
-                dead = docker_remover.wait_gone(fd, KILL_WAIT)
-            finally:
-                os.close(fd)
-        if not dead:
-            dead = self._kill_through_engine()
-        handed_over = dead and remover.submit(self.client, self.container_id, self._temp_dirs)
+            handed_over = remover.submit(self.client, self.container_id, self._temp_dirs, pidfd=fd)
+        if not handed_over:  # gVisor, or the remover is full: wait here, then try handing it over again
+            dead = False
+            if fd is not None:
+                try:
+                    dead = docker_remover.wait_gone(fd, KILL_WAIT)
+                finally:
+                    os.close(fd)
+            if not dead:
+                dead = self._kill_through_engine()
+            handed_over = dead and remover.submit(self.client, self.container_id, self._temp_dirs)
         if handed_over:
-            self._temp_dirs = ()
+            self._temp_dirs = ()  # the remover deletes them, after the container
         # Not the match's fault if removing fails: its result stands; the sweep removes it later.
-        if not handed_over and not docker_remover.remove(self.client, self.container_id, REMOVE_ATTEMPTS):
+        elif not docker_remover.remove(self.client, self.container_id, REMOVE_ATTEMPTS):
             remover.leave(self.client, self.container_id)
         if self._status is None:
             self._status = -9

@@ -2,8 +2,9 @@
 
 Removing a container (``docker rm``: dockerd and containerd unmount its root, delete its folders and its
 cgroup) takes tens of milliseconds per container, and a table's four seats queue in dockerd. The bot is
-doomed by then: :meth:`sandbox.docker.DockerConnection.close` sends SIGKILL to the container's first
-process (the pid namespace's init: every process of the bot dies with it) and closes its pipes itself,
+doomed by then: :meth:`sandbox.docker.DockerConnection.close` sends SIGKILL to every process of the
+container (those its pids cgroup lists, then its first process, the pid namespace's init, with which any
+process forked meanwhile dies) and closes its pipes itself,
 synchronously, and only then hands the container, the pidfd of that process and its staged folder
 (deleting it took tens of milliseconds more while dockerd tore the container down) to this process's
 :class:`Remover` (one daemon thread, a queue): ``close()`` returns without waiting for any of it. A
