@@ -16,13 +16,15 @@
    and replays' JSON, each request picking a random rule set, bot or match, in ``--rounds`` interleaved
    rounds (so that other load on the machine hits every page alike). A Lua script prints wrk's latency
    percentiles; a page's figure is the median over the rounds.
-4. Prints p50/p95/p99 per page and two ratios with their targets: the leaderboard's p95 to the trivial
-   view's (<= 3) and the bot page's p50 to the leaderboard's (<= 3); the exit status is 1 when one is missed.
+4. Prints p50/p95/p99 per page and three ratios with their targets: the leaderboard's p95 to the trivial
+   view's (<= 3) and the bot page's p50 to the leaderboard's (<= 3), for visitors and logged in; the exit
+   status is 1 when one is missed.
 
 Before it serves, it renders every bot's page for visitors (``manage.py render_bot_pages`` in one process a
 CPU, as a deploy does after emptying the cache; the site's finished matches keep them rendered, see
 ``web/page_cache.py``); ``--cold`` leaves them out, so that every bot page's first visit renders it. The
-bot pages are also fetched logged in (as a stranger, not the owner), which renders each afresh.
+bot pages are also fetched logged in (as a stranger, not the owner): the cached body in that visitor's
+own chrome (an owner's page is rendered afresh, and not measured here).
 
 Needs wrk (``apt-get install wrk``; ``scripts/setup-system`` installs it).
 """
@@ -614,19 +616,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "\nbot pages: "
         + ("not rendered first (--cold)" if rendered is None else f"rendered first in {rendered:.0f} s")
-        + "; logged in, each is rendered afresh"
+        + "; logged in, the cached body in the visitor's own chrome"
     )
     base_p95 = results["trivial (/healthz)"]["p95"]
     ratio = results["leaderboard page"]["p95"] / base_p95 if base_p95 else float("inf")
     board_p50 = results["leaderboard page"]["p50"]
     bot_ratio = results["bot page"]["p50"] / board_p50 if board_p50 else float("inf")
+    member_p50 = results["leaderboard, logged in"]["p50"]
+    member_ratio = results["bot page, logged in"]["p50"] / member_p50 if member_p50 else float("inf")
     clean = all(r["errors"] + r["non_2xx_3xx"] == 0 for r in results.values())
     for label, got, target in (
         ("leaderboard p95 / trivial p95", ratio, TARGET_RATIO),
         ("bot page p50 / leaderboard p50", bot_ratio, BOT_TARGET_RATIO),
+        ("the same, logged in", member_ratio, BOT_TARGET_RATIO),
     ):
         print(f"{label} = {got:.2f} (target <= {target:g}): {'met' if got <= target else 'MISSED'}")
-    return 0 if clean and ratio <= TARGET_RATIO and bot_ratio <= BOT_TARGET_RATIO else 1
+    bots_met = max(bot_ratio, member_ratio) <= BOT_TARGET_RATIO
+    return 0 if clean and ratio <= TARGET_RATIO and bots_met else 1
 
 
 if __name__ == "__main__":

@@ -14,6 +14,15 @@ class Language(models.TextChoices):
     NODE = "node", "JavaScript (Node.js)"
 
 
+def owns(user: object, owner_id: int | None) -> bool:
+    """Whether ``user`` may see the private details (source, logs, faults) of, and change, a bot of owner
+    ``owner_id``: its owner, or staff."""
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and (getattr(user, "is_staff", False) or getattr(user, "pk", None) == owner_id)
+    )
+
+
 class Bot(models.Model):
     """A bot: its public profile, owner and which version currently plays."""
 
@@ -47,10 +56,7 @@ class Bot(models.Model):
 
     def is_owned_by(self, user: object) -> bool:
         """Whether ``user`` may see private details (source, logs, faults) and change this bot."""
-        return bool(
-            getattr(user, "is_authenticated", False)
-            and (getattr(user, "is_staff", False) or getattr(user, "pk", None) == self.owner_id)
-        )
+        return owns(user, self.owner_id)
 
     @property
     def playable_version(self) -> BotVersion | None:

@@ -1,4 +1,5 @@
-"""Cached bot pages for visitors without a session, rendered when they change rather than when read.
+"""Cached bot pages (whole for visitors without a session, their body for every visitor but the bot's
+owner), rendered when they change rather than when read.
 
 A bot's page (``web.pages.bot_detail``) is the same for every anonymous visitor, so it is rendered once
 and kept for ``UNO_ARENA_BOT_PAGE_CACHE`` seconds (a day; 0 turns the cache off) under a key that carries
@@ -14,8 +15,10 @@ A finished or failed match, and a saved bot or version, also *schedules* the new
 :data:`RENDER_DELAY` seconds per bot, and that task renders the page if no visitor has yet. So a visitor
 waits for a cold page only while a match of the bot is queued or running, within :data:`RENDER_DELAY` of a
 change (the page of a bot playing the ladder often is that fresh), or after the cache was emptied
-(``manage.py render_bot_pages`` then renders every missing page, as a deploy does). Owners and other logged-in users always get a fresh page
-(it has their controls and faults).
+(``manage.py render_bot_pages`` then renders every missing page, as a deploy does). Logged-in visitors
+get the same page's body (:func:`cached_body`, kept under the same generations) inside their own chrome;
+the bot's owner (and staff) always get a fresh page: it has their controls and faults, and is never
+cached.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import logging
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -35,6 +38,9 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from ratings import cache as leaderboard_cache
+
+if TYPE_CHECKING:
+    from web.pages import BotBody
 
 log = logging.getLogger(__name__)
 
@@ -85,18 +91,33 @@ def visitor_request(bot_id: int) -> HttpRequest:
     return request
 
 
+def cached_body(bot_id: int, key: str | None = None) -> BotBody:
+    """Bot ``bot_id``'s page body as everyone but its owner sees it, from the cache or rendered now and
+    kept (under ``key``, read before the data, or :func:`bot_key` now). Raises ``Http404`` for a bot that
+    does not exist."""
+    from web.pages import BotBody, render_bot_body
+
+    key = f"{key or bot_key(bot_id)}:body"
+    cached = cache.get(key)
+    if cached is not None:
+        return BotBody(*cached)
+    body = render_bot_body(None, bot_id)
+    cache.set(key, tuple(body), timeout())
+    return body
+
+
 def cached_page(bot_id: int, request: HttpRequest) -> tuple[bytes, bool]:
-    """Bot ``bot_id``'s visitors' page from the cache, or rendered for ``request`` (a visitor's, without a
-    session) and kept; and whether it was rendered now. The key is read before the data, so a change
-    during the rendering leaves the page under an old generation, where no one reads it. Raises ``Http404``
-    for a bot that does not exist."""
-    from web.pages import _render_bot_detail
+    """Bot ``bot_id``'s visitors' page from the cache, or made for ``request`` (a visitor's, without a
+    session: the chrome around :func:`cached_body`) and kept; and whether it was made now. The key is read
+    before the data, so a change during the rendering leaves the page under an old generation, where no
+    one reads it. Raises ``Http404`` for a bot that does not exist."""
+    from web.pages import render_bot_page
 
     key = bot_key(bot_id)
     html = cache.get(key)
     if html is not None:
         return html, False
-    html = _render_bot_detail(request, bot_id).content
+    html = render_bot_page(request, cached_body(bot_id, key)).content
     cache.set(key, html, timeout())
     return html, True
 

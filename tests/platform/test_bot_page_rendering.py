@@ -102,16 +102,18 @@ def test_a_change_during_the_render_leaves_the_page_unread(
     bot = make_bot(owner, "alpha")
     from web import pages
 
-    original = pages._render_bot_detail
+    original = pages.render_bot_body
 
     def changed_meanwhile(request: Any, pk: int) -> Any:
-        response = original(request, pk)
+        body = original(request, pk)
         page_cache.bump_bots([pk])  # e.g. a match finished while this page was being rendered
-        return response
+        return body
 
-    monkeypatch.setattr(pages, "_render_bot_detail", changed_meanwhile)
+    monkeypatch.setattr(pages, "render_bot_body", changed_meanwhile)
     assert page_cache.render(bot.pk)
-    assert cache.get(page_cache.bot_key(bot.pk)) is None  # stored under the old generation only
+    key = page_cache.bot_key(bot.pk)
+    assert cache.get(key) is None  # stored under the old generation only
+    assert cache.get(f"{key}:body") is None  # the body too
 
 
 def test_the_cache_off_renders_nothing(monkeypatch: Any, settings: Any, owner: Any) -> None:
@@ -154,3 +156,47 @@ def test_the_visitors_page_says_when_in_time_elements(classic: RuleSet, owner: A
     assert " ago<" not in page  # naturaltime's words would go stale in the cache
     assert page.count('<time class="ago" datetime="') >= 3  # last played, smoke test, uploaded
     assert "/static/web/ago.js" in page
+
+
+def test_logged_in_visitors_get_the_cached_body_and_the_owner_a_fresh_page(
+    classic: RuleSet, owner: Any, other: Any, django_assert_num_queries: Any
+) -> None:
+    mine, theirs = make_bot(owner, "alpha"), make_bot(other, "beta")
+    _finish(create_match(classic, [mine, theirs], rated=True, seed=5))
+    seat = mine.participations.get()
+    type(seat).objects.filter(pk=seat.pk).update(fault_kind="timeout", fault_detail="secret traceback")
+    page_cache.bump_bots([mine.pk])
+    owners, strangers = Client(), Client()
+    owners.force_login(owner)
+    strangers.force_login(other)
+    for _ in range(2):  # the owner's page is never cached: only the others' body is
+        page = owners.get(f"/bots/{mine.pk}/").content.decode()
+        assert "secret traceback" in page
+        assert "Upload a version" in page
+        kept = cache.get(f"{page_cache.bot_key(mine.pk)}:body")
+        assert kept is not None
+        assert "secret traceback" not in kept[2]
+        assert "Upload a version" not in kept[2]
+    cache.clear()
+    stranger = strangers.get(f"/bots/{mine.pk}/").content.decode()  # renders the body and keeps it
+    assert "secret traceback" not in stranger
+    assert "Upload a version" not in stranger
+    assert "timeout" in stranger  # the fault's kind is public
+    assert f"/matches/{seat.match_id}/" in stranger
+    with django_assert_num_queries(2):  # the session and the user: the body comes from the cache
+        again = strangers.get(f"/bots/{mine.pk}/").content.decode()
+    account = f'href="/accounts/">{other.username}</a>'
+    assert account in stranger  # their own chrome around it (its CSRF token changes each time)
+    visitor = Client().get(f"/bots/{mine.pk}/").content.decode()
+    body = page_cache.cached_body(mine.pk).html
+    assert body in visitor
+    assert body in stranger
+    assert body in again
+    assert account not in visitor
+    assert 'href="/accounts/"' not in body
+    page = owners.get(f"/bots/{mine.pk}/").content.decode()  # a body in the cache changes nothing for them
+    assert "secret traceback" in page
+    mine.description = "new words"
+    mine.save()
+    assert "new words" in strangers.get(f"/bots/{mine.pk}/").content.decode()  # a new generation
+    assert strangers.get(f"/bots/{theirs.pk + mine.pk + 1}/").status_code == 404
