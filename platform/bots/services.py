@@ -69,12 +69,17 @@ def create_version(
     return version
 
 
-def enqueue_smoke_test(version_id: int) -> None:
-    """Send a dispatched smoke test to the workers (never raises: a lost message is re-sent by the reaper)."""
+def enqueue_smoke_test(version_id: int, queue: str | None = None) -> None:
+    """Send a dispatched smoke test to the workers, to ``queue`` (by default the smoke lane if a worker of
+    it was seen lately, else the match processes' queue: ``scheduling.dispatcher``). Never raises: a lost
+    message is re-sent by the reaper."""
     from bots.tasks import smoke_test_version
+    from ladder.workers import MATCH_QUEUE, SMOKE_QUEUE, known_smoke_processes
 
+    if queue is None:
+        queue = SMOKE_QUEUE if known_smoke_processes() else MATCH_QUEUE
     try:
-        smoke_test_version.delay(version_id)
+        smoke_test_version.apply_async((version_id,), queue=queue)
     except Exception:  # the broker may be down; the reaper re-queues pending smoke tests
         log.exception("could not queue the smoke test of version %s", version_id)
 

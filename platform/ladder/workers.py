@@ -21,7 +21,14 @@ from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 MATCH_QUEUE = "matches"
+SMOKE_QUEUE = "smoke"
+"""The express lane: workers that consume it run smoke tests only, so a newcomer's upload is tested at once
+even while every match process plays a long series (``scheduling.dispatcher``)."""
 SEEN = "ladder:match-processes:seen"
+SEEN_SMOKE = "ladder:smoke-processes:seen"
+SMOKE_MEMORY = 120.0
+"""Seconds the smoke lane's process count is remembered after the last broadcast that saw it: a smoke
+worker that is gone stops taking smoke tests within this (they go back to the match processes)."""
 POOL = "ladder:pool-size:"
 """Cache key prefix of a worker's pool size, remembered for :data:`POOL_MEMORY` seconds: the stats reply
 of a busy worker is often late (the filesystem broker of ``scripts/run`` polls once a second), and a
@@ -41,10 +48,11 @@ def pool_size(stats: Any) -> int:
 
 def live_match_processes(timeout: float = 1.0) -> int:
     """How many processes of live workers consume the ``matches`` queue (0 when none answer or the
-    broker is down).
+    broker is down). From the same replies, it remembers for :data:`SMOKE_MEMORY` seconds how many
+    consume the smoke lane (:data:`SMOKE_QUEUE`; :func:`known_smoke_processes`).
 
     Two broadcasts, each waiting ``timeout`` seconds for the replies: ``active_queues`` finds the workers
-    of the queue, ``stats`` (sent to those workers only) their pool sizes; a worker whose stats reply is
+    of the queues, ``stats`` (sent to those workers only) their pool sizes; a worker whose stats reply is
     missing counts with its pool size remembered from an earlier reply (:data:`POOL`), else as one.
     """
     try:
@@ -52,11 +60,20 @@ def live_match_processes(timeout: float = 1.0) -> int:
     except Exception as exc:  # broker down, or (filesystem broker) a reply read half-written
         log.warning("could not ask the workers which queues they consume: %r", exc)
         return 0
-    nodes = [
-        node for node, queues in replies.items() if any(q.get("name") == MATCH_QUEUE for q in queues or [])
-    ]
+    names = {node: {q.get("name") for q in queues or []} for node, queues in replies.items()}
+    matches = [node for node, queues in names.items() if MATCH_QUEUE in queues]
+    lane = [node for node, queues in names.items() if SMOKE_QUEUE in queues and MATCH_QUEUE not in queues]
+    counts = _processes(sorted(matches + lane), timeout)
+    smoke = sum(counts[node] for node in lane)  # a worker of both queues is a match worker
+    if smoke:
+        cache.set(SEEN_SMOKE, smoke, timeout=SMOKE_MEMORY)
+    return sum(counts[node] for node in matches)
+
+
+def _processes(nodes: list[str], timeout: float) -> dict[str, int]:
+    """Each of these workers' pool size: from a ``stats`` broadcast to them, else as last seen, else 1."""
     if not nodes:
-        return 0
+        return {}
     try:
         stats = current_app.control.inspect(destination=nodes, timeout=timeout).stats() or {}
     except Exception as exc:  # as above: the pool sizes remembered, or one process each
@@ -67,7 +84,7 @@ def live_match_processes(timeout: float = 1.0) -> int:
         cache.set_many({POOL + node: size for node, size in sizes.items()}, timeout=POOL_MEMORY)
     missing = [node for node in nodes if node not in sizes]
     remembered = cache.get_many([POOL + node for node in missing]) if missing else {}
-    return sum(sizes.values()) + sum(int(remembered.get(POOL + node) or 1) for node in missing)
+    return sizes | {node: int(remembered.get(POOL + node) or 1) for node in missing}
 
 
 def match_processes(grace: float = 60.0) -> int:
@@ -84,3 +101,9 @@ def known_match_processes() -> int:
     """The last positive answer of :func:`match_processes` still remembered (0 if none): no broadcast,
     for callers that must not wait for the replies (the dispatcher after each match)."""
     return int(cache.get(SEEN) or 0)
+
+
+def known_smoke_processes() -> int:
+    """How many processes consume the smoke lane, as the last broadcast that saw one said (0 if none was
+    seen in the last :data:`SMOKE_MEMORY` seconds): no broadcast."""
+    return int(cache.get(SEEN_SMOKE) or 0)

@@ -25,7 +25,13 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from bots.models import BotVersion, SmokeStatus
-from ladder.workers import known_match_processes, match_processes
+from ladder.workers import (
+    MATCH_QUEUE,
+    SMOKE_QUEUE,
+    known_match_processes,
+    known_smoke_processes,
+    match_processes,
+)
 from matches.models import Match, MatchStatus, Origin
 from scheduling.conf import scheduler_settings
 from scheduling.models import DispatchLock, FairShare
@@ -57,20 +63,33 @@ def job_count(matches: QuerySet[Match]) -> int:
     return int(counts["alone"] or 0) + int(counts["series"] or 0)
 
 
-def busy() -> int:
-    """Jobs handed to the workers and not done yet (a series counts once; two counts)."""
-    matches = job_count(Match.objects.filter(dispatched_at__isnull=False, status__in=IN_FLIGHT))
-    smoke = BotVersion.objects.filter(
-        smoke_dispatched_at__isnull=False, smoke_status__in=SMOKE_IN_FLIGHT
-    ).count()
-    return matches + smoke
+def smoke_slots() -> int:
+    """How many smoke tests the smoke lane may hold at once: the processes of the workers that consume
+    only the ``smoke`` queue (``ladder.workers.known_smoke_processes``, as the last broadcast saw them)
+    times ``per_process``, within the capacity; 0 without such a worker (smoke tests then take match
+    slots, first in the planner's order)."""
+    conf = scheduler_settings()
+    return max(0, min(conf.capacity, known_smoke_processes() * conf.per_process))
 
 
-def waiting(per_group: int) -> list[Job]:
-    """The oldest ``per_group`` waiting jobs of every (origin, owner): all the planner may need to fill
-    ``per_group`` slots (two queries, however long the queues are; a third counts the games of the series
-    among them). A series is one job, keyed by its first waiting game, costing its number of games (a
-    series of duplicate matches: their rotations)."""
+def busy(matches: bool = True, smoke: bool = True) -> int:
+    """Jobs handed to the workers and not done yet (a series counts once; two counts): the matches', the
+    smoke tests', or both."""
+    count = 0
+    if matches:
+        count += job_count(Match.objects.filter(dispatched_at__isnull=False, status__in=IN_FLIGHT))
+    if smoke:
+        count += BotVersion.objects.filter(
+            smoke_dispatched_at__isnull=False, smoke_status__in=SMOKE_IN_FLIGHT
+        ).count()
+    return count
+
+
+def waiting(per_group: int, matches: bool = True, smoke: bool = True) -> list[Job]:
+    """The oldest ``per_group`` waiting jobs of every (origin, owner), matches or smoke tests or both: all
+    the planner may need to fill ``per_group`` slots (two queries, however long the queues are; a third
+    counts the games of the series among them). A series is one job, keyed by its first waiting game,
+    costing its number of games (a series of duplicate matches: their rotations)."""
     rank = Window(
         RowNumber(), partition_by=[F("origin"), F("created_by")], order_by=[F("created_at"), F("id")]
     )
@@ -80,7 +99,7 @@ def waiting(per_group: int) -> list[Job]:
         dispatched_at__isnull=True,
         id__lt=OuterRef("id"),
     )
-    matches = (
+    match_rows = (
         Match.objects.filter(status=MatchStatus.QUEUED, dispatched_at__isnull=True)
         .exclude(Exists(earlier))  # a series waits as one job: its first game stands for it
         .annotate(rank=rank)
@@ -88,13 +107,13 @@ def waiting(per_group: int) -> list[Job]:
         .values_list("pk", "origin", "created_by_id", "created_at", "series")
     )
     smoke_rank = Window(RowNumber(), partition_by=[F("bot__owner")], order_by=[F("created_at"), F("id")])
-    smoke = (
+    smoke_rows = (
         BotVersion.objects.filter(smoke_status=SmokeStatus.PENDING, smoke_dispatched_at__isnull=True)
         .annotate(rank=smoke_rank)
         .filter(rank__lte=per_group)
         .values_list("pk", "bot__owner_id", "created_at")
     )
-    rows = list(matches)
+    rows = list(match_rows) if matches else []
     series = [key for *_, key in rows if key is not None]
     # A series' games: one per plain match, one per seat rotation of a duplicate match (a version-test
     # batch of k heads-up pairs is 2k games).
@@ -113,7 +132,8 @@ def waiting(per_group: int) -> list[Job]:
         Job(at.timestamp(), (MATCH, pk), origin, owner, float(games.get(key, 1)))
         for pk, origin, owner, at, key in rows
     ]
-    jobs += [Job(at.timestamp(), (SMOKE_TEST, pk), SMOKE, owner) for pk, owner, at in smoke]
+    if smoke:
+        jobs += [Job(at.timestamp(), (SMOKE_TEST, pk), SMOKE, owner) for pk, owner, at in smoke_rows]
     return jobs
 
 
@@ -135,24 +155,42 @@ def _lock() -> DispatchLock:
 def dispatch(ask_workers: bool = False) -> dict[str, Any]:
     """Fill the free slots with waiting jobs, fairly; send them to Celery after the commit.
 
-    Returns ``{"slots", "free", "dispatched", "origins": {origin: count}}``."""
+    With a smoke lane (:func:`smoke_slots`), smoke tests fill its slots and matches the match slots;
+    without one, both share the match slots. Returns ``{"slots", "free", "dispatched", "origins":
+    {origin: count}}`` (the match slots), plus ``"smoke_lane": {"slots", "free"}`` with a lane."""
     conf = scheduler_settings()
     total = slots(ask_workers)
+    lane = smoke_slots()
     with transaction.atomic():
         lock = _lock()
-        free = max(0, total - busy())
+        free = max(0, total - busy(smoke=not lane))
         result: dict[str, Any] = {"slots": total, "free": free, "dispatched": 0, "origins": {}}
-        if free == 0:
+        rounds: list[tuple[list[Job], int, str | None]] = []  # jobs, free slots, their smoke tests' queue
+        if lane:
+            lane_free = max(0, lane - busy(matches=False))
+            result["smoke_lane"] = {"slots": lane, "free": lane_free}
+            if lane_free:
+                rounds.append((waiting(lane_free, matches=False), lane_free, SMOKE_QUEUE))
+        if free:
+            result["ladder"] = top_up_ladder(free)
+            rounds.append((waiting(free, smoke=not lane), free, None))
+        candidates = [job for jobs, _, _ in rounds for job in jobs]
+        if not candidates:
             return result
-        result["ladder"] = top_up_ladder(free)
-        queue = waiting(free)
-        if not queue:
+        state = dict(FairShare.objects.filter(key__in=_state_keys(candidates)).values_list("key", "value"))
+        order: list[tuple[Job, str | None]] = []
+        changed: dict[str, float] = {}
+        for jobs, room, queue in rounds:
+            if jobs:
+                chosen, moved = plan(jobs, room, conf.policy, state)
+                state |= moved
+                changed |= moved
+                order += [(job, queue) for job in chosen]
+        if not order:
             return result
-        state = dict(FairShare.objects.filter(key__in=_state_keys(queue)).values_list("key", "value"))
-        picks, changed = plan(queue, free, conf.policy, state)
         now = timezone.now()
-        match_ids = [job.key[1] for job in picks if job.key[0] == MATCH]  # type: ignore[index]
-        version_ids = [job.key[1] for job in picks if job.key[0] == SMOKE_TEST]  # type: ignore[index]
+        match_ids = [job.key[1] for job, _ in order if job.key[0] == MATCH]  # type: ignore[index]
+        version_ids = [job.key[1] for job, _ in order if job.key[0] == SMOKE_TEST]  # type: ignore[index]
         series = [
             pk for (pk,) in Match.objects.filter(pk__in=match_ids, series__isnull=False).values_list("series")
         ]
@@ -167,13 +205,13 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
             update_fields=["value"],
         )
         lock.dispatched_at = now
-        lock.dispatched += len(picks)
+        lock.dispatched += len(order)
         lock.save(update_fields=["dispatched_at", "dispatched"])
-        order = [job.key for job in picks]
-        transaction.on_commit(lambda: _send(order))
-        for job in picks:
+        sends = [(job.key, queue) for job, queue in order]
+        transaction.on_commit(lambda: _send(sends))
+        for job, _ in order:
             result["origins"][job.origin] = result["origins"].get(job.origin, 0) + 1
-        result["dispatched"] = len(picks)
+        result["dispatched"] = len(order)
     log.info("dispatch: %s", result)
     return result
 
@@ -245,13 +283,17 @@ def top_up_ladder(free: int) -> int:
     return sum(planned.get("tables", {}).values())
 
 
-def _send(keys: list[Any]) -> None:
-    """Send the dispatched jobs to the ``matches`` queue, in the planner's order."""
+def _send(jobs: list[tuple[Any, str | None]]) -> None:
+    """Send the dispatched jobs in the planner's order: matches to the ``matches`` queue, smoke tests to
+    the queue the dispatcher chose (the smoke lane, or ``None``: the match processes')."""
     from bots.services import enqueue_smoke_test
     from matches.services import enqueue_match
 
-    for kind, pk in keys:
-        (enqueue_smoke_test if kind == SMOKE_TEST else enqueue_match)(pk)
+    for (kind, pk), queue in jobs:
+        if kind == SMOKE_TEST:
+            enqueue_smoke_test(pk, queue=queue or MATCH_QUEUE)
+        else:
+            enqueue_match(pk)
 
 
 def request_dispatch() -> None:

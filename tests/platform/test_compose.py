@@ -29,7 +29,11 @@ def rendered_config() -> dict[str, Any]:
 
 def test_docker_compose_config_accepts_the_file_and_every_service_is_there() -> None:
     services = rendered_config()["services"]
-    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    assert {"postgres", "redis", "web", "worker", "smoke-worker", "beat"} <= set(services)
+    lane = services["smoke-worker"]
+    assert "-Q smoke " in " ".join(lane["command"])  # the smoke queue alone: the dispatcher's smoke lane
+    assert lane["volumes"] == services["worker"]["volumes"]  # it runs bots as the worker does
+    assert lane["environment"] == services["worker"]["environment"]
 
 
 def test_the_worker_reaches_postgres_redis_and_the_docker_engine() -> None:

@@ -212,6 +212,16 @@ def test_live_match_processes_counts_the_pools_of_the_match_workers(monkeypatch:
     assert workers.live_match_processes() == 0
     answer(ConnectionError("broker down"))
     assert workers.live_match_processes() == 0
+    # A worker of the smoke lane alone counts there; one of both queues is a match worker.
+    cache.delete(workers.SEEN_SMOKE)
+    assert workers.known_smoke_processes() == 0
+    queues |= {"s1@h": [{"name": "smoke"}], "s2@h": [{"name": "smoke"}, {"name": "matches"}]}
+    pools |= {"s1@h": {"pool": {"max-concurrency": 1}}, "s2@h": {"pool": {"max-concurrency": 4}}}
+    asked.clear()
+    answer(queues, pools)
+    assert workers.live_match_processes() == 9
+    assert asked == [["s1@h", "s2@h", "w1@h", "w3@h"]]
+    assert workers.known_smoke_processes() == 1
 
 
 def test_beat_schedules_are_installed_once_and_stay_edited(db: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
@@ -26,14 +27,26 @@ from tests.platform.ladder_support import bulk_bots, finish
 pytestmark = pytest.mark.django_db
 
 
+class Sent(list[tuple[str, int]]):
+    """What is handed to Celery, in order; ``queues``: the queue each smoke test was sent to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queues: dict[int, str | None] = {}
+
+    def smoke(self, pk: int, queue: str | None = None) -> None:
+        self.append(("smoke", pk))
+        self.queues[pk] = queue
+
+
 @pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+def sent(monkeypatch: pytest.MonkeyPatch) -> Sent:
     """What is handed to Celery, in order (instead of sending it)."""
-    out: list[tuple[str, int]] = []
+    out = Sent()
     monkeypatch.setattr(match_services, "enqueue_match", lambda pk: out.append(("match", pk)))
     import bots.services
 
-    monkeypatch.setattr(bots.services, "enqueue_smoke_test", lambda pk: out.append(("smoke", pk)))
+    monkeypatch.setattr(bots.services, "enqueue_smoke_test", out.smoke)
     return out
 
 
@@ -93,6 +106,63 @@ def test_smoke_tests_of_new_uploads_go_first(
         assert dispatcher.dispatch()["origins"] == {"smoke": 1}
     assert sent == [("smoke", version.pk)]
     assert BotVersion.objects.get(pk=version.pk).smoke_dispatched_at is not None
+
+
+def test_a_smoke_lane_tests_uploads_at_once_while_every_match_process_is_busy(
+    classic: RuleSet,
+    bot: Bot,
+    rival: Bot,
+    owner: Any,
+    other: Any,
+    sent: Sent,
+    slots: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    slots(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        running = create_match(classic, [bot, rival], rated=False, created_by=owner)
+        create_match(classic, [bot, rival], rated=False, created_by=owner)
+    assert sent == [("match", running.pk)]  # the one match slot is taken, the other match waits
+    # Without a smoke lane, a new upload's smoke test waits for that slot (first in the planner's order).
+    first = create_version(rival, "bot.py", BOT_SOURCE + b"# v2\n")
+    assert dispatcher.dispatch()["dispatched"] == 0
+    # A worker of the smoke queue alone is seen: its process tests uploads whatever the matches do.
+    cache.set(workers.SEEN_SMOKE, 1, timeout=60)
+    assert dispatcher.smoke_slots() == 1
+    second = create_version(bot, "bot.py", BOT_SOURCE + b"# v2\n")
+    third = create_version(rival, "bot.py", BOT_SOURCE + b"# v3\n")
+    with django_capture_on_commit_callbacks(execute=True):
+        result = dispatcher.dispatch()
+    assert result["smoke_lane"] == {"slots": 1, "free": 1}
+    assert result["free"] == 0  # the match slots are counted without the smoke tests
+    assert result["origins"] == {"smoke": 1}
+    assert sent[1:] == [("smoke", first.pk)]  # the oldest
+    assert sent.queues == {first.pk: workers.SMOKE_QUEUE}
+    assert dispatcher.dispatch()["dispatched"] == 0  # the lane holds one at a time
+    BotVersion.objects.filter(pk=first.pk).update(smoke_status="passed")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert dispatcher.dispatch()["origins"] == {"smoke": 1}
+    assert sent[-1] == ("smoke", second.pk)  # the next owner's before the first owner's second upload
+    BotVersion.objects.filter(pk=second.pk).update(smoke_status="passed")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert finish(Match.objects.get(pk=running.pk), [1, 2])  # frees a match slot: a match takes it
+    assert sent[-2:] == [("smoke", third.pk), ("match", running.pk + 1)]  # one dispatch, the lane first
+    assert sent.queues[third.pk] == workers.SMOKE_QUEUE
+    cache.delete(workers.SEEN_SMOKE)  # the lane's worker is gone: smoke tests take match slots again
+    assert dispatcher.smoke_slots() == 0
+    assert "smoke_lane" not in dispatcher.dispatch()
+
+
+def test_enqueue_smoke_test_sends_to_the_lane_only_while_it_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bots import services, tasks
+
+    queues: list[str] = []
+    monkeypatch.setattr(tasks.smoke_test_version, "apply_async", lambda args, queue: queues.append(queue))
+    services.enqueue_smoke_test(1)
+    cache.set(workers.SEEN_SMOKE, 2, timeout=60)
+    services.enqueue_smoke_test(2)
+    services.enqueue_smoke_test(3, queue=workers.MATCH_QUEUE)  # the dispatcher's choice wins
+    assert queues == [workers.MATCH_QUEUE, workers.SMOKE_QUEUE, workers.MATCH_QUEUE]
 
 
 def test_a_flood_of_version_tests_leaves_the_ladder_and_another_user_served(
