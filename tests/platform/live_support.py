@@ -200,7 +200,8 @@ class CeleryWorker:
     """A ``celery -A config worker`` process (in its own process group) on the test database.
 
     ``beat=True`` embeds beat (``-B``) for the periodic reaper; ``concurrency`` is its pool's size (one
-    process unless told). ``env`` adds environment variables (e.g. ``UNO_ARENA_REAP_AFTER``).
+    process unless told); ``queues`` what it consumes (``smoke``: the smoke lane). ``env`` adds environment
+    variables (e.g. ``UNO_ARENA_REAP_AFTER``).
     """
 
     def __init__(
@@ -210,6 +211,7 @@ class CeleryWorker:
         broker: str,
         beat: bool = False,
         concurrency: int = 1,
+        queues: str = "site,matches",
         **env: str,
     ) -> None:
         self.name = f"itest-{uuid.uuid4().hex[:8]}"
@@ -241,7 +243,7 @@ class CeleryWorker:
             "-n",
             f"{self.name}@%h",
             "-Q",
-            "site,matches",
+            queues,
             "--concurrency",
             str(concurrency),
             "--without-mingle",
@@ -415,9 +417,11 @@ def celery_worker(live_services: dict[str, str], tmp_path: Path) -> Iterator[Cal
     the database is flushed), and their logs are printed if the test failed."""
     workers: list[CeleryWorker] = []
 
-    def start(beat: bool = False, concurrency: int = 1, **env: str) -> CeleryWorker:
+    def start(
+        beat: bool = False, concurrency: int = 1, queues: str = "site,matches", **env: str
+    ) -> CeleryWorker:
         worker = CeleryWorker(
-            tmp_path, live_services["runner"], live_services["broker"], beat, concurrency, **env
+            tmp_path, live_services["runner"], live_services["broker"], beat, concurrency, queues, **env
         )
         workers.append(worker)
         return worker.start()

@@ -28,6 +28,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from bots.models import Bot, BotVersion, SmokeStatus
+from bots.services import create_version
 from matches.models import Match, MatchStatus, Participant, Replay
 from matches.services import create_match
 from matches.tasks import run_match_task
@@ -153,6 +154,36 @@ def test_worker_plays_a_challenge_end_to_end(
         wait_for(lambda: worker.log().count("'skipped'") >= 1, 60, "the duplicate to be skipped")
         assert RatingHistory.objects.filter(match=match).count() == 3
         assert Rating.objects.get(bot__name="tiny", ruleset__slug="classic-single").games == 1
+
+
+def test_the_smoke_lane_tests_an_upload_while_the_match_process_is_busy(
+    celery_worker: StartWorker, live_services: dict[str, str], rulesets: None, owner: Any, other: Any
+) -> None:
+    from scheduling import dispatcher
+
+    # Bots that think 5 s each on their first decision: the one match process is busy for 10 s or more.
+    slow_a = make_bot(owner, "slow-a", source=tiny_bot(slow_first=5))
+    slow_b = make_bot(other, "slow-b", source=tiny_bot(slow_first=5))
+    plays = celery_worker()
+    lane = celery_worker(queues="smoke")
+    with redis_broker(live_services["broker"]):
+        match = create_match(RuleSet.objects.get(slug="classic-single"), [slow_a, slow_b], rated=True, seed=6)
+        wait_for(
+            lambda: Match.objects.filter(pk=match.pk, status=MatchStatus.RUNNING).exists(),
+            60,
+            "the match process to claim the match",
+        )
+        counted = dispatcher.dispatch(ask_workers=True)  # as beat does: it counts the lane's process too
+        assert counted["slots"] == 1
+        assert counted["free"] == 0
+        assert counted["smoke_lane"] == {"slots": 1, "free": 1}
+        version = create_version(slow_a, "bot.py", tiny_bot() + b"# v2\n")  # dispatched after its commit
+        assert smoke_tested([version.pk], 60) == {version.pk: SmokeStatus.PASSED}
+        assert Match.objects.get(pk=match.pk).status == MatchStatus.RUNNING  # tested beside the match
+        ran = "Task bots.tasks.smoke_test_version["
+        assert ran in lane.log()
+        assert ran not in plays.log()
+        assert _final(match.pk, 120).status == MatchStatus.FINISHED
 
 
 @pytest.mark.parametrize(
