@@ -12,7 +12,9 @@ a shared first place counts as a fraction. Intervals are 95% Wilson intervals. A
 Markdown table. ``--hero strategist`` (or any name of ``bench/lineup.py``) measures another bot the same way.
 
 **Elo.** ``--elo-games`` > 0 also plays a heads-up round robin on ``--elo-rules`` among the search bot at
-``--elo-budgets`` playouts per decision, the strategist, greedy and random (every pair on the same
+``--elo-budgets`` playouts per decision (or the levels by time, named: ``search-10ms,search-100ms,search-1s``;
+``hello`` announces the platform's limits, ``--elo-game-time`` 270 s a game as at two players, so each
+level budgets its time as on the ladder), the strategist, greedy and random (every pair on the same
 duplicate deals), fits Elo ratings with :func:`arena.ratings.fit.fit_ratings` and prints them with their
 95% intervals, and each search level's average time per searched decision (to compare with the time
 levels ``search-10ms``... of ``bots_examples/``).
@@ -29,11 +31,13 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.engine.rules import parse_rules
 from arena.play.inprocess import play_local
+from arena.play.referee import MatchSettings
 from arena.ratings.fit import fit_ratings
 from arena.ratings.stats import wilson_interval
 from bench.lineup import make
@@ -82,10 +86,11 @@ class Timed:
 
 
 def pair_chunk(
-    spec: str, a: str, b: str, deals: range
+    spec: str, a: str, b: str, deals: range, limits: dict[str, Any] | None = None
 ) -> tuple[list[tuple[int, int]], dict[str, list[float]]]:
-    """Heads-up games of ``a`` and ``b`` on ``deals`` (both seatings): each game's places as
-    (0 for a / 1 for b, place), and per bot [seconds deciding, decisions]."""
+    """Heads-up games of ``a`` and ``b`` on ``deals`` (both seatings), with ``limits`` announced in
+    ``hello``: each game's places as (0 for a / 1 for b, place), and per bot [seconds deciding,
+    decisions]."""
     rules = parse_rules(spec)
     results: list[tuple[int, int]] = []
     clock = {a: [0.0, 0.0], b: [0.0, 0.0]}
@@ -94,7 +99,7 @@ def pair_chunk(
             bots = [Timed(make(a, deal * 10)), Timed(make(b, deal * 10 + 1))]
             if a_seat:
                 bots.reverse()
-            game = play_local(rules, bots, seed=deal)  # type: ignore[arg-type]
+            game = play_local(rules, bots, seed=deal, limits=limits)  # type: ignore[arg-type]
             assert game.outcome is not None
             a_place = game.outcome.place_of(a_seat)
             b_place = game.outcome.place_of(1 - a_seat)
@@ -141,14 +146,18 @@ def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
 
 def elo(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     """The round robin and its fitted ratings."""
-    names = [f"search:{b}" for b in args.elo_budgets.split(",")] + ["strategist", "greedy", "random"]
+    names = [f"search:{b}" if b.isdigit() else b for b in args.elo_budgets.split(",")]
+    names += ["strategist", "greedy", "random"]
+    # The platform's limits for a heads-up game (its default decision_timeout and time bank, and the game
+    # time of matches.play.game_time at the default 600 s match limit), which the levels by time read.
+    limits = MatchSettings(game_time=args.elo_game_time).limits()
     deals = -(-args.elo_games // 2)
     matches: list[list[tuple[int, int]]] = []
     clock = {name: [0.0, 0.0] for name in names}
     pending: list[tuple[int, int, Future[tuple[list[tuple[int, int]], dict[str, list[float]]]]]] = []
     for i, j in combinations(range(len(names)), 2):
         for part in chunks(deals, args.jobs):
-            pending.append((i, j, pool.submit(pair_chunk, args.elo_rules, names[i], names[j], part)))
+            pending.append((i, j, pool.submit(pair_chunk, args.elo_rules, names[i], names[j], part, limits)))
     for i, j, future in pending:
         results, spent = future.result()
         ids = (i, j)
@@ -183,7 +192,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--elo-games", type=int, default=0, help="games per pair of the round robin")
     parser.add_argument("--elo-rules", default="classic")
-    parser.add_argument("--elo-budgets", default="10,30,100")
+    parser.add_argument(
+        "--elo-budgets", default="10,30,100", help="playouts per decision, or levels by name (search-10ms...)"
+    )
+    parser.add_argument(
+        "--elo-game-time", type=float, default=270.0, help="each bot's game time announced in hello (s)"
+    )
     args = parser.parse_args()
     with ProcessPoolExecutor(args.jobs) as pool:
         if args.games:

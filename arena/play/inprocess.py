@@ -65,14 +65,17 @@ def load_bot_module(path: str | Path) -> ModuleType:
     return module
 
 
-def play_local(rules: RuleSet, bots: list[LocalBot], seed: int) -> Game:
-    """Play one game between local bots (seat order) and return the finished game."""
+def play_local(rules: RuleSet, bots: list[LocalBot], seed: int, limits: dict[str, Any] | None = None) -> Game:
+    """Play one game between local bots (seat order) and return the finished game. ``limits`` are what
+    ``hello`` announces (``MatchSettings.limits()``; by default none): a bot that budgets its time by them
+    (the search bot's levels) plays as under the referee, though nothing here enforces them."""
     n = len(bots)
     game = Game(rules, n, seed)
     names = [type(b).__name__ for b in bots]
     rules_dict = rules.to_dict()
+    announced = _LIMITS if limits is None else limits
     for seat, bot in enumerate(bots):
-        bot.on_hello(protocol.hello(seat, n, names, rules_dict, _LIMITS, protocol.seat_seed(seed, 0, seat)))
+        bot.on_hello(protocol.hello(seat, n, names, rules_dict, announced, protocol.seat_seed(seed, 0, seat)))
     cursors = [0] * n
     events = game.events
 
