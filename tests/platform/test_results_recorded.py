@@ -210,7 +210,7 @@ def test_the_reaper_gives_up_on_a_smoke_test_lost_too_often(
     import bots.services
 
     sent: list[int] = []
-    monkeypatch.setattr(bots.services, "enqueue_smoke_test", sent.append)
+    monkeypatch.setattr(bots.services, "enqueue_smoke_test", lambda pk, queue=None: sent.append(pk))
     long_ago = timezone.now() - timedelta(hours=1)
     versions = {}
     for attempts in (1, SMOKE_MAX_ATTEMPTS):
