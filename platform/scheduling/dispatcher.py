@@ -165,7 +165,7 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
         lock = _lock()
         free = max(0, total - busy(smoke=not lane))
         result: dict[str, Any] = {"slots": total, "free": free, "dispatched": 0, "origins": {}}
-        rounds: list[tuple[list[Job], int, str | None]] = []  # jobs, free slots, their smoke tests' queue
+        rounds: list[tuple[list[Job], int, str]] = []  # jobs, free slots, the queue of their smoke tests
         if lane:
             lane_free = max(0, lane - busy(matches=False))
             result["smoke_lane"] = {"slots": lane, "free": lane_free}
@@ -173,12 +173,12 @@ def dispatch(ask_workers: bool = False) -> dict[str, Any]:
                 rounds.append((waiting(lane_free, matches=False), lane_free, SMOKE_QUEUE))
         if free:
             result["ladder"] = top_up_ladder(free)
-            rounds.append((waiting(free, smoke=not lane), free, None))
+            rounds.append((waiting(free, smoke=not lane), free, MATCH_QUEUE))
         candidates = [job for jobs, _, _ in rounds for job in jobs]
         if not candidates:
             return result
         state = dict(FairShare.objects.filter(key__in=_state_keys(candidates)).values_list("key", "value"))
-        order: list[tuple[Job, str | None]] = []
+        order: list[tuple[Job, str]] = []
         changed: dict[str, float] = {}
         for jobs, room, queue in rounds:
             if jobs:
@@ -283,15 +283,15 @@ def top_up_ladder(free: int) -> int:
     return sum(planned.get("tables", {}).values())
 
 
-def _send(jobs: list[tuple[Any, str | None]]) -> None:
+def _send(jobs: list[tuple[Any, str]]) -> None:
     """Send the dispatched jobs in the planner's order: matches to the ``matches`` queue, smoke tests to
-    the queue the dispatcher chose (the smoke lane, or ``None``: the match processes')."""
+    the queue the dispatcher chose (the smoke lane's, or the match processes')."""
     from bots.services import enqueue_smoke_test
     from matches.services import enqueue_match
 
     for (kind, pk), queue in jobs:
         if kind == SMOKE_TEST:
-            enqueue_smoke_test(pk, queue=queue or MATCH_QUEUE)
+            enqueue_smoke_test(pk, queue=queue)
         else:
             enqueue_match(pk)
 
