@@ -18,6 +18,7 @@ from arena.errors import ArenaError
 from bots import validation
 from bots.models import Language
 from guide import docs, kits, rulebook
+from guide.house import OFFICIAL_RULES, house_bots
 from rulesets.models import RuleSet
 
 #: Docs sections the *Limits and faults* page shows: (doc, heading).
@@ -46,6 +47,8 @@ def index(request: HttpRequest) -> HttpResponse:
         "docs": [(name, doc.title) for name in docs.doc_names() if (doc := docs.load(name))],
         "rulesets": RuleSet.objects.filter(is_active=True),
         "runtimes": runtime_rows(),
+        "house_bots": house_bots(),
+        "official_rules": RuleSet.objects.filter(slug=OFFICIAL_RULES).first(),
     }
     return render(request, "guide/index.html", context)
 

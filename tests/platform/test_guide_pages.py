@@ -51,6 +51,43 @@ def test_the_guide_is_linked_from_the_home_page_the_navigation_and_the_bot_pages
     assert "python upload_bot.py --url http://testserver" in account
 
 
+def test_the_guide_lists_the_house_bots_with_their_ratings_on_the_official_rules(
+    client: Client, classic: RuleSet, owner: Any, django_user_model: Any, settings: Any
+) -> None:
+    from ratings.models import Rating
+
+    house = django_user_model.objects.create_user(settings.UNO_ARENA_SYSTEM_USER)
+    strong, weak, new = (make_bot(house, n) for n in ("search-1s", "greedy-bot", "search-10ms"))
+    Bot.objects.filter(pk=strong.pk).update(description="search-1s: the search bot with 1s per decision.")
+    make_bot(owner, "someone-elses")  # not a house bot
+    Rating.objects.create(bot=strong, ruleset=classic, elo=1712.4, games=40)
+    Rating.objects.create(bot=weak, ruleset=classic, elo=1301.0, games=12)
+    other_rules = RuleSet.objects.exclude(pk=classic.pk).first()
+    assert other_rules is not None
+    Rating.objects.create(bot=new, ruleset=other_rules, elo=1900.0, games=5)  # not on the official rules
+
+    page = client.get("/guide/").content.decode()
+    section = page[page.index('id="house-bots"') :]
+    section = section[: section.index("</section>")]
+    rows = re.findall(
+        r"<tr><td><a href=\"/bots/(\d+)/\">([\w-]+)</a></td><td>(.*?)</td><td>(.*?)</td>", section
+    )
+    assert [(int(pk), name) for pk, name, _, _ in rows] == [
+        (strong.pk, "search-1s"),
+        (weak.pk, "greedy-bot"),
+        (new.pk, "search-10ms"),
+    ]
+    assert rows[0][2] == "search-1s: the search bot with 1s per decision."
+    assert [r[3] for r in rows[:2]] == ["1712", "1301"]
+    assert "not rated yet" in rows[2][3]
+    assert "someone-elses" not in section
+    assert f'href="/rules/{classic.slug}/"' in section
+    assert "uno-arena match mybot.py search-10ms strategist --rules classic" in section
+    for anchor in ("#the-search-bot", "#strength"):
+        assert f'href="/guide/docs/bots/{anchor}"' in section
+        assert f'id="{anchor[1:]}"' in client.get("/guide/docs/bots/").content.decode()
+
+
 def test_the_guide_gives_the_commands_with_this_sites_addresses(client: Client, rulesets: None) -> None:
     page = client.get("/guide/").content.decode()
     assert "pip install http://testserver/guide/download/uno_arena-0.1.0-py3-none-any.whl" in page

@@ -187,6 +187,11 @@ def test_load_example_bots_is_idempotent(db: Any, tmp_path: Any) -> None:
     (tmp_path / "greedy_bot.py").write_text("print('better')\n")
     call_command("load_example_bots", dir=str(tmp_path), stdout=out)
     assert Bot.objects.get(name="greedy-bot").versions.count() == 2
+    # What a bot is comes from the first paragraph of its docstring, and follows the file.
+    assert Bot.objects.get(name="random-bot").description == "Example bot from bots_examples/random_bot.py."
+    (tmp_path / "random_bot.py").write_text('"""Random bot: plays any\nlegal action.\n\nMore."""\nprint(1)\n')
+    call_command("load_example_bots", dir=str(tmp_path), stdout=out)
+    assert Bot.objects.get(name="random-bot").description == "Random bot: plays any legal action."
 
 
 def test_ensure_admin_prints_password_once(db: Any) -> None:

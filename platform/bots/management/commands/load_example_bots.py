@@ -7,6 +7,7 @@ left out.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,17 @@ def example_upload(path: Path) -> tuple[str, bytes, str]:
     folder and (for the search bots) the engine, or the single file when it imports none
     (:func:`arena.play.bundle.example_upload`)."""
     return bundle.example_upload(path)
+
+
+def example_summary(path: Path) -> str:
+    """What the example is, for its bot page and the guide's house bots: the first line of its docstring
+    (``Strategist: a good UNO bot ...``), or where it comes from when it has none."""
+    try:
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    except (SyntaxError, UnicodeDecodeError):
+        doc = ""
+    first = doc.strip().split("\n\n")[0].replace("\n", " ").strip()
+    return first or f"Example bot from bots_examples/{path.name}."
 
 
 def example_files(folder: Path) -> list[Path]:
@@ -72,12 +84,14 @@ class Command(BaseCommand):
         """Create or update the bot of one example file."""
         filename, data, entry_point = example_upload(path)
         name = path.stem.replace("_", "-")
-        bot, _ = Bot.objects.get_or_create(
-            name=name, defaults={"owner": user, "description": f"Example bot from bots_examples/{path.name}."}
-        )
+        summary = example_summary(path)
+        bot, _ = Bot.objects.get_or_create(name=name, defaults={"owner": user, "description": summary})
         if bot.owner_id != user.pk:
             self.stderr.write(f"skipped {name}: a bot of that name belongs to someone else")
             return
+        if bot.description != summary:
+            bot.description = summary
+            bot.save(update_fields=["description"])  # the save's signal refreshes the cached bot page
         sha = hashlib.sha256(validate_upload(filename, data, entry_point).archive).hexdigest()
         current = bot.pending_version or bot.active_version  # a new version is active once it passes
         if current is not None and current.sha256 == sha:
