@@ -455,7 +455,7 @@ def test_a_version_test_without_a_verdict_says_what_its_interval_means() -> None
     assert meaning({**base, "pairs": 0, "status": "running", "elo": None, "elo_low": None, "elo_high": None})
 
 
-def test_the_favicon(client: Client) -> None:
+def test_the_favicon(client: Client, db: None) -> None:
     response = client.get("/favicon.ico")
     assert response.status_code == 302
     assert response["Location"].endswith("favicon.svg")

@@ -87,7 +87,9 @@ def test_a_server_without_a_runtime_says_so(
     assert "build.sh" in page.content.decode()
 
 
-def test_the_quick_start_names_the_runtime_and_links_its_page(client: Client, fake_runtimes: Path) -> None:
+def test_the_quick_start_names_the_runtime_and_links_its_page(
+    client: Client, fake_runtimes: Path, db: None
+) -> None:
     html = client.get("/guide/").content.decode()
     words = text(html)
     assert "python3 is CPython 3.99.7 with numpy 9.8.7, pip 1.2.3" in words
