@@ -2,7 +2,8 @@
 
 ``make("strategist")``, ``make("greedy")``, ``make("random", seed)``, ``make("rlcard")`` (RLCard's rule
 agent through ``bench/bots/rlcard_rule.py``), ``make("search:200")`` (the search bot with 200 playouts per
-decision) or ``make("search-10ms")`` (a level, by time). The example bots are the real files of
+decision), ``make("search-10ms")`` (a level, by time) or ``make("oracle:30")`` (the search bot given the
+true hands, a diagnostic: ``bench/bots/oracle_search.py``; it must be handed the game, :func:`watch_all`). The example bots are the real files of
 ``bots_examples/``, loaded with :func:`arena.play.inprocess.load_bot_module` and played by
 :func:`arena.play.inprocess.play_local`.
 """
@@ -38,6 +39,23 @@ def make(name: str, seed: int | None = None) -> Any:
     if name.startswith("search:"):
         module = load_bot_module(EXAMPLES / "search_bot.py")
         return module.SearchBot(sims=int(name.split(":")[1]))
+    if name.startswith(("oracle:", "oracle-pile:")):
+        oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
+        return oracle.OracleSearch(sims=int(name.split(":")[1]), pile_known=name.startswith("oracle-pile:"))
     path, cls = CLASSES[name]
     kind = getattr(load_bot_module(path), cls)
     return kind(seed) if cls == "RandomBot" else kind()
+
+
+def watch_all(bots: list[Any]) -> Any:
+    """``play_local``'s ``on_deal`` for a lineup: hands the live game to every bot that watches it (the
+    oracle), or ``None`` when none does."""
+    watchers = [bot for bot in bots if hasattr(bot, "watch")]
+    if not watchers:
+        return None
+
+    def on_deal(game: Any) -> None:
+        for bot in watchers:
+            bot.watch(game)
+
+    return on_deal

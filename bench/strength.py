@@ -9,7 +9,9 @@ decision: deterministic and machine-independent) against copies of one opponent,
 every deal (seed ``d``) is played once with the search bot in each seat, so every seat sees the same cards
 and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole deals). A win is first place;
 a shared first place counts as a fraction. Intervals are 95% Wilson intervals. All cells print in one
-Markdown table. ``--hero strategist`` (or any name of ``bench/lineup.py``) measures another bot the same way.
+Markdown table. ``--hero strategist`` (or any name of ``bench/lineup.py``) measures another bot the same way;
+``--hero oracle:30`` measures the search bot given the true hands (``bench/bots/oracle_search.py``: the
+ceiling of better inference, not a bot of the platform).
 
 **Elo.** ``--elo-games`` > 0 also plays a heads-up round robin on ``--elo-rules`` among the search bot at
 ``--elo-budgets`` playouts per decision (or the levels by time, named: ``search-10ms,search-100ms,search-1s``;
@@ -40,7 +42,7 @@ from arena.play.inprocess import play_local
 from arena.play.referee import MatchSettings
 from arena.ratings.fit import fit_ratings
 from arena.ratings.stats import wilson_interval
-from bench.lineup import make
+from bench.lineup import make, watch_all
 
 
 def first_share(places: tuple[tuple[int, ...], ...], seat: int) -> float:
@@ -58,7 +60,7 @@ def cell_chunk(spec: str, players: int, hero: str, opponent: str, deals: range) 
         for seat in range(players):
             bots = [make(opponent, deal * 10 + s) for s in range(players)]
             bots[seat] = make(hero)
-            game = play_local(rules, bots, seed=deal)
+            game = play_local(rules, bots, seed=deal, on_deal=watch_all(bots))
             assert game.outcome is not None
             wins += first_share(game.outcome.places, seat)
             games += 1
@@ -120,6 +122,8 @@ def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     """The win-rate table."""
     hero = f"search:{args.budget}" if args.hero == "search" else args.hero
     about = f"the search bot at {args.budget} playouts per decision" if args.hero == "search" else args.hero
+    if args.hero.startswith("oracle"):
+        about += " (the search bot given the true hands, searching every decision: a ceiling, not a bot)"
     print(f"{about}, duplicate deals (its seat rotates over each deal)\n")
     print(f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |")
     print("|---|---|---|---|---|---|---|---|")

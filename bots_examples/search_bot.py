@@ -292,11 +292,9 @@ class SearchBot(Strategist):
         obs = request["observation"]
         sizes = [n for n in obs["hand_sizes"] if n]
         near = min(sizes, default=0) <= self.endgame
-        view = None
-        tracker = self.tracker
+        # A challenge is the strategist's: worlds load bluffs as innocent.
         searching = self.searches and len(legal) > 1 and near and "challenge" not in legal
-        if tracker is not None and searching:
-            view = tracker.view(obs)  # a challenge is the strategist's: worlds load bluffs as innocent
+        view = self.view(obs) if searching else None
         if view is None:
             return super().decide(request)
         options = [a for a in candidates(legal, obs["hand"]) if not self.bluff(a, obs)]
@@ -315,6 +313,14 @@ class SearchBot(Strategist):
             sys.stderr.write(f"search: {error!r}; falling back to the strategist\n")
             return fallback
 
+    def view(self, obs):
+        """What this seat knows, as a position (``None`` when it cannot be written)."""
+        return None if self.tracker is None else self.tracker.view(obs)
+
+    def sample(self, view, seed, voids):
+        """One world consistent with ``view`` (:func:`sample_world`)."""
+        return sample_world(view, seed, voids)
+
     def bluff(self, action, obs):
         """Whether ``action`` plays a restricted wild draw card while holding the colour in force: the
         playouts' opponents never challenge, so the search would overrate it."""
@@ -332,7 +338,7 @@ class SearchBot(Strategist):
         if not self.opponent_model or log is None or not any(log.plays):
             return seed
         for _ in range(MODEL_TRIES - 1):
-            if self.rng.random() < log.likelihood(sample_world(view, seed, voids), seat):
+            if self.rng.random() < log.likelihood(self.sample(view, seed, voids), seat):
                 break
             seed = self.rng.getrandbits(62)
         return seed
@@ -352,7 +358,7 @@ class SearchBot(Strategist):
             seed = self.world_seed(view, voids, seat)
             values = []
             for action in options:
-                world = sample_world(view, seed, voids)
+                world = self.sample(view, seed, voids)
                 hand_no = world.hand_no
                 before = list(world.scores) if self.by_points else None
                 world.apply(action, seat)

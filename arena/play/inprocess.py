@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
@@ -65,12 +66,22 @@ def load_bot_module(path: str | Path) -> ModuleType:
     return module
 
 
-def play_local(rules: RuleSet, bots: list[LocalBot], seed: int, limits: dict[str, Any] | None = None) -> Game:
+def play_local(
+    rules: RuleSet,
+    bots: list[LocalBot],
+    seed: int,
+    limits: dict[str, Any] | None = None,
+    on_deal: Callable[[Game], None] | None = None,
+) -> Game:
     """Play one game between local bots (seat order) and return the finished game. ``limits`` are what
     ``hello`` announces (``MatchSettings.limits()``; by default none): a bot that budgets its time by them
-    (the search bot's levels) plays as under the referee, though nothing here enforces them."""
+    (the search bot's levels) plays as under the referee, though nothing here enforces them. ``on_deal``
+    is called with the live game before the first message (a benchmark's omniscient diagnostic watches
+    it: ``bench/strength.py``'s oracle; no bot under the referee can)."""
     n = len(bots)
     game = Game(rules, n, seed)
+    if on_deal is not None:
+        on_deal(game)
     names = [type(b).__name__ for b in bots]
     rules_dict = rules.to_dict()
     announced = _LIMITS if limits is None else limits

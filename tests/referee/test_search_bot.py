@@ -261,6 +261,35 @@ def test_the_rlcard_adapter_makes_legal_moves() -> None:
         assert all(b.actions for b in bots)
 
 
+def test_the_oracle_searches_the_true_hands_with_the_pile_reshuffled() -> None:
+    """bench/bots/oracle_search.py (the ceiling diagnostic): each world it searches holds every seat's true
+    hand, and the true draw pile in another order (in the true order for ``oracle-pile``)."""
+    oracle_module = load_bot_module(ROOT / "bench" / "bots" / "oracle_search.py")
+    rules = parse_rules("classic-single")
+    reshuffled: dict[bool, list[bool]] = {False: [], True: []}
+
+    class Checking(oracle_module.OracleSearch):  # type: ignore[misc,name-defined]
+        def sample(self, view: str, seed: int, voids: object) -> Any:
+            world = super().sample(view, seed, voids)
+            live = self.game
+            assert world.hands == live.hands
+            assert sorted(world.draw_pile) == sorted(live.draw_pile)
+            if self.pile_known:
+                assert world.draw_pile == live.draw_pile
+            reshuffled[self.pile_known].append(world.draw_pile != live.draw_pile)
+            return world
+
+    for pile_known in (False, True):
+        hero = Recording(Checking(sims=4, pile_known=pile_known))
+        bots: list[Any] = [hero, STRATEGIST.Strategist(), STRATEGIST.Strategist()]
+        game = play_local(rules, bots, seed=5, on_deal=hero.bot.watch)
+        assert game.is_over
+        assert hero.actions
+    assert any(reshuffled[False])  # the pile in another order
+    assert reshuffled[True]
+    assert not any(reshuffled[True])  # the pile as it is
+
+
 def _ids(*codes: str) -> list[int]:
     from arena.engine.cards import parse_card
 
