@@ -39,9 +39,14 @@ def make(name: str, seed: int | None = None) -> Any:
     if name.startswith("search:"):
         module = load_bot_module(EXAMPLES / "search_bot.py")
         return module.SearchBot(sims=int(name.split(":")[1]))
-    if name.startswith(("oracle:", "oracle-pile:")):
+    if name.startswith(("oracle:", "oracle-pile:", "oracle-end:")):
         oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
-        return oracle.OracleSearch(sims=int(name.split(":")[1]), pile_known=name.startswith("oracle-pile:"))
+        kind, sims = name.split(":")
+        return oracle.OracleSearch(
+            sims=int(sims),
+            pile_known=kind == "oracle-pile",
+            endgame=oracle.ENDGAME if kind == "oracle-end" else None,
+        )
     path, cls = CLASSES[name]
     kind = getattr(load_bot_module(path), cls)
     return kind(seed) if cls == "RandomBot" else kind()

@@ -3,8 +3,9 @@
 A diagnostic for ``bench/strength.py`` (``--hero oracle:N``), never a bot of the platform: it sees the live
 game (``play_local``'s ``on_deal``), which no bot under the referee can. Every world it searches is the real
 position (every hand as it is) with the draw pile reshuffled by the world's seed (``oracle-pile:N``: the
-pile's true order too), and it searches every decision with ``N`` playouts, not only the endgame. So it is
-the search bot with perfect inference: what it wins bounds what better inference about the hidden hands
+pile's true order too), and it searches every decision with ``N`` playouts (``oracle-end:N``: only where the
+search bot does, once some seat holds ``ENDGAME`` cards or fewer). So it is the search bot with perfect
+inference: what it wins bounds what better inference about the hidden hands
 could add to the search bot (docs/bots.md, "Where the edge is").
 """
 
@@ -21,6 +22,8 @@ from arena.engine.game import Game
 from arena.play.inprocess import load_bot_module
 
 _search = load_bot_module(Path(__file__).resolve().parents[2] / "bots_examples" / "search_bot.py")
+ENDGAME: int = _search.ENDGAME
+"""The search bot's own threshold (``oracle-end``): it searches once some seat holds this many cards."""
 
 
 class OracleSearch(_search.SearchBot):  # type: ignore[name-defined]
@@ -30,9 +33,11 @@ class OracleSearch(_search.SearchBot):  # type: ignore[name-defined]
     endgame = 10**6  # searches every decision
     opponent_model = False  # the hands are known: nothing to infer
 
-    def __init__(self, sims: int, pile_known: bool = False) -> None:
+    def __init__(self, sims: int, pile_known: bool = False, endgame: int | None = None) -> None:
         super().__init__(sims=sims)
         self.pile_known = pile_known
+        if endgame is not None:
+            self.endgame = endgame
         self.game: Game | None = None
 
     def watch(self, game: Game) -> None:
