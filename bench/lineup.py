@@ -3,7 +3,8 @@
 ``make("strategist")``, ``make("greedy")``, ``make("random", seed)``, ``make("rlcard")`` (RLCard's rule
 agent through ``bench/bots/rlcard_rule.py``), ``make("search:200")`` (the search bot with 200 playouts per
 decision), ``make("search-10ms")`` (a level, by time) or ``make("oracle:30")`` (the search bot given the
-true hands, a diagnostic: ``bench/bots/oracle_search.py``; it must be handed the game, :func:`watch_all`). The example bots are the real files of
+true hands, a diagnostic: ``bench/bots/oracle_search.py``, with ``oracle-pile``, ``oracle-end`` and
+``oracle-threat``; it must be handed the game, :func:`watch_all`). The example bots are the real files of
 ``bots_examples/``, loaded with :func:`arena.play.inprocess.load_bot_module` and played by
 :func:`arena.play.inprocess.play_local`.
 """
@@ -39,6 +40,9 @@ def make(name: str, seed: int | None = None) -> Any:
     if name.startswith("search:"):
         module = load_bot_module(EXAMPLES / "search_bot.py")
         return module.SearchBot(sims=int(name.split(":")[1]))
+    if name.startswith("oracle-threat:"):
+        oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
+        return oracle.ThreatOracle(sims=int(name.split(":")[1]))
     if name.startswith(("oracle:", "oracle-pile:", "oracle-end:")):
         oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
         kind, sims = name.split(":")

@@ -123,7 +123,8 @@ def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     hero = f"search:{args.budget}" if args.hero == "search" else args.hero
     about = f"the search bot at {args.budget} playouts per decision" if args.hero == "search" else args.hero
     if args.hero.startswith("oracle"):
-        about += " (the search bot given the true hands, searching every decision: a ceiling, not a bot)"
+        where = "from the endgame on" if args.hero.startswith("oracle-end") else "every decision"
+        about += f" (the search bot given the true hands, searching {where}: a ceiling, not a bot)"
     print(f"{about}, duplicate deals (its seat rotates over each deal)\n")
     print(f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |")
     print("|---|---|---|---|---|---|---|---|")

@@ -5,8 +5,9 @@ game (``play_local``'s ``on_deal``), which no bot under the referee can. Every w
 position (every hand as it is) with the draw pile reshuffled by the world's seed (``oracle-pile:N``: the
 pile's true order too), and it searches every decision with ``N`` playouts (``oracle-end:N``: only where the
 search bot does, once some seat holds ``ENDGAME`` cards or fewer). So it is the search bot with perfect
-inference: what it wins bounds what better inference about the hidden hands
-could add to the search bot (docs/bots.md, "Where the edge is").
+inference: what it wins bounds what better inference about the hidden hands could add to the search bot
+(docs/bots.md, "Where the edge is"). ``oracle-threat:N`` is the search bot as it is but for one hand
+known: the other seat with the fewest cards.
 """
 
 from __future__ import annotations
@@ -26,7 +27,17 @@ ENDGAME: int = _search.ENDGAME
 """The search bot's own threshold (``oracle-end``): it searches once some seat holds this many cards."""
 
 
-class OracleSearch(_search.SearchBot):  # type: ignore[name-defined]
+class Watching:
+    """A bench bot that is handed the live game (``play_local(on_deal=...)``, :func:`bench.lineup.watch_all`)."""
+
+    game: Game | None = None
+
+    def watch(self, game: Game) -> None:
+        """The live game this bot plays in."""
+        self.game = game
+
+
+class OracleSearch(Watching, _search.SearchBot):  # type: ignore[name-defined]
     """The search bot whose worlds are the true game (:meth:`watch` gives it the game)."""
 
     name = "oracle"
@@ -38,11 +49,6 @@ class OracleSearch(_search.SearchBot):  # type: ignore[name-defined]
         self.pile_known = pile_known
         if endgame is not None:
             self.endgame = endgame
-        self.game: Game | None = None
-
-    def watch(self, game: Game) -> None:
-        """The live game this bot plays in (``play_local(on_deal=...)``)."""
-        self.game = game
 
     def view(self, obs: dict[str, Any]) -> str | None:
         """The whole position, every hand and the draw pile (not only what this seat sees)."""
@@ -53,4 +59,37 @@ class OracleSearch(_search.SearchBot):  # type: ignore[name-defined]
         world = Game.from_position(view, seed)
         if not self.pile_known:
             random.Random(seed).shuffle(world.draw_pile)
+        return world
+
+
+class ThreatOracle(Watching, _search.SearchBot):  # type: ignore[name-defined]
+    """The search bot as it is (sampled worlds, the opponent model, the endgame), except that in every
+    world the other seat holding the fewest cards holds its true hand (``oracle-threat:N``): how much of
+    the oracle's gain comes from knowing that one hand."""
+
+    name = "oracle-threat"
+
+    def sample(self, view: str, seed: int, voids: object) -> Game:
+        """A sampled world with the threat's true hand: its true cards are exchanged with the ones the
+        sample dealt it, wherever the sample put them (another hand or the draw pile)."""
+        world: Game = super().sample(view, seed, voids)
+        live = self.game
+        if live is None:
+            return world
+        me = live.to_move[0]
+        others = [s for s in range(live.n) if s != me and live.hands[s]]
+        if not others:
+            return world
+        threat = min(others, key=lambda s: len(live.hands[s]))
+        places = [world.hands[s] for s in range(world.n) if s not in (me, threat)] + [world.draw_pile]
+        dealt = list(world.hands[threat])
+        for card in live.hands[threat]:
+            if card in dealt:
+                dealt.remove(card)
+                continue
+            place = next((p for p in places if card in p), None)
+            if place is None:
+                return world  # the card is in an unseen part of the discard pile: leave this world
+            place[place.index(card)] = dealt.pop()
+        world.hands[threat] = sorted(live.hands[threat])
         return world
