@@ -12,6 +12,7 @@ true hands, a diagnostic: ``bench/bots/oracle_search.py``, with ``oracle-pile``,
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,13 @@ CLASSES = {
     "search-1s": (EXAMPLES / "search_1s.py", "Search1s"),
 }
 """Bot name -> (file, class)."""
+ORACLES = {
+    "oracle": "the search bot given the true hands, searching every decision",
+    "oracle-pile": "the search bot given the true hands and the draw pile's order, searching every decision",
+    "oracle-end": "the search bot given the true hands, searching from the endgame on",
+    "oracle-threat": "the search bot as it is but for the smallest other hand, known",
+}
+"""The diagnostics of ``bench/bots/oracle_search.py`` (``NAME:playouts``), each with what it is."""
 
 
 def make(name: str, seed: int | None = None) -> Any:
@@ -40,12 +48,11 @@ def make(name: str, seed: int | None = None) -> Any:
     if name.startswith("search:"):
         module = load_bot_module(EXAMPLES / "search_bot.py")
         return module.SearchBot(sims=int(name.split(":")[1]))
-    if name.startswith("oracle-threat:"):
+    kind, _, sims = name.partition(":")
+    if kind in ORACLES:
         oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
-        return oracle.ThreatOracle(sims=int(name.split(":")[1]))
-    if name.startswith(("oracle:", "oracle-pile:", "oracle-end:")):
-        oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
-        kind, sims = name.split(":")
+        if kind == "oracle-threat":
+            return oracle.ThreatOracle(sims=int(sims))
         return oracle.OracleSearch(
             sims=int(sims),
             pile_known=kind == "oracle-pile",
@@ -56,7 +63,7 @@ def make(name: str, seed: int | None = None) -> Any:
     return kind(seed) if cls == "RandomBot" else kind()
 
 
-def watch_all(bots: list[Any]) -> Any:
+def watch_all(bots: list[Any]) -> Callable[[Any], None] | None:
     """``play_local``'s ``on_deal`` for a lineup: hands the live game to every bot that watches it (the
     oracle), or ``None`` when none does."""
     watchers = [bot for bot in bots if hasattr(bot, "watch")]

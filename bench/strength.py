@@ -42,7 +42,7 @@ from arena.play.inprocess import play_local
 from arena.play.referee import MatchSettings
 from arena.ratings.fit import fit_ratings
 from arena.ratings.stats import wilson_interval
-from bench.lineup import make, watch_all
+from bench.lineup import ORACLES, make, watch_all
 
 
 def first_share(places: tuple[tuple[int, ...], ...], seat: int) -> float:
@@ -122,9 +122,9 @@ def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
     """The win-rate table."""
     hero = f"search:{args.budget}" if args.hero == "search" else args.hero
     about = f"the search bot at {args.budget} playouts per decision" if args.hero == "search" else args.hero
-    if args.hero.startswith("oracle"):
-        where = "from the endgame on" if args.hero.startswith("oracle-end") else "every decision"
-        about += f" (the search bot given the true hands, searching {where}: a ceiling, not a bot)"
+    oracle = ORACLES.get(args.hero.partition(":")[0])
+    if oracle:
+        about += f" ({oracle}: a diagnostic, not a bot)"
     print(f"{about}, duplicate deals (its seat rotates over each deal)\n")
     print(f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |")
     print("|---|---|---|---|---|---|---|---|")

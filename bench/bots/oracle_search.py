@@ -81,7 +81,8 @@ class ThreatOracle(Watching, _search.SearchBot):  # type: ignore[name-defined]
         if not others:
             return world
         threat = min(others, key=lambda s: len(live.hands[s]))
-        places = [world.hands[s] for s in range(world.n) if s not in (me, threat)] + [world.draw_pile]
+        seats = [s for s in range(world.n) if s not in (me, threat)]
+        places = [list(world.hands[s]) for s in seats] + [list(world.draw_pile)]  # changed only if all found
         dealt = list(world.hands[threat])
         for card in live.hands[threat]:
             if card in dealt:
@@ -89,7 +90,10 @@ class ThreatOracle(Watching, _search.SearchBot):  # type: ignore[name-defined]
                 continue
             place = next((p for p in places if card in p), None)
             if place is None:
-                return world  # the card is in an unseen part of the discard pile: leave this world
+                return world  # the card is in an unseen part of the discard pile: leave this world as dealt
             place[place.index(card)] = dealt.pop()
+        for s, hand in zip(seats, places, strict=False):
+            world.hands[s] = sorted(hand)
+        world.draw_pile = places[-1]
         world.hands[threat] = sorted(live.hands[threat])
         return world
