@@ -3,10 +3,10 @@
 ``make("strategist")``, ``make("greedy")``, ``make("random", seed)``, ``make("rlcard")`` (RLCard's rule
 agent through ``bench/bots/rlcard_rule.py``), ``make("search:200")`` (the search bot with 200 playouts per
 decision), ``make("search-10ms")`` (a level, by time) or ``make("oracle:30")`` (the search bot given the
-true hands, a diagnostic: ``bench/bots/oracle_search.py``, with ``oracle-pile``, ``oracle-end`` and
-``oracle-threat``; it must be handed the game, :func:`watch_all`). The example bots are the real files of
-``bots_examples/``, loaded with :func:`arena.play.inprocess.load_bot_module` and played by
-:func:`arena.play.inprocess.play_local`.
+true hands, a diagnostic: ``bench/bots/oracle_search.py``, with ``oracle-pile``, ``oracle-end``,
+``oracle-threat``, ``oracle-colours`` and ``oracle-ranks``; it must be handed the game, :func:`watch_all`).
+The example bots are the real files of ``bots_examples/``, loaded with
+:func:`arena.play.inprocess.load_bot_module` and played by :func:`arena.play.inprocess.play_local`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ ORACLES = {
     "oracle-pile": "the search bot given the true hands and the draw pile's order, searching every decision",
     "oracle-end": "the search bot given the true hands, searching from the endgame on",
     "oracle-threat": "the search bot as it is but for the smallest other hand, known",
+    "oracle-colours": "the endgame oracle knowing only the colours of the other hands' cards",
+    "oracle-ranks": "the endgame oracle knowing only the ranks of the other hands' cards",
 }
 """The diagnostics of ``bench/bots/oracle_search.py`` (``NAME:playouts``), each with what it is."""
 
@@ -53,6 +55,8 @@ def make(name: str, seed: int | None = None) -> Any:
         oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")
         if kind == "oracle-threat":
             return oracle.ThreatOracle(sims=int(sims))
+        if kind in ("oracle-colours", "oracle-ranks"):
+            return oracle.BlurredOracle(sims=int(sims), keep=kind.split("-")[1])
         return oracle.OracleSearch(
             sims=int(sims),
             pile_known=kind == "oracle-pile",

@@ -7,7 +7,8 @@ pile's true order too), and it searches every decision with ``N`` playouts (``or
 search bot does, once some seat holds ``ENDGAME`` cards or fewer). So it is the search bot with perfect
 inference: what it wins bounds what better inference about the hidden hands could add to the search bot
 (docs/bots.md, "Where the edge is"). ``oracle-threat:N`` is the search bot as it is but for one hand
-known: the other seat with the fewest cards.
+known: the other seat with the fewest cards. ``oracle-colours:N`` and ``oracle-ranks:N`` are the endgame
+oracle knowing only the colours (or only the ranks) of the other hands' cards.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from arena.engine.cards import CARDS
 from arena.engine.game import Game
 from arena.play.inprocess import load_bot_module
 
@@ -97,3 +99,44 @@ class ThreatOracle(Watching, _search.SearchBot):  # type: ignore[name-defined]
         world.draw_pile = places[-1]
         world.hands[threat] = sorted(live.hands[threat])
         return world
+
+
+class BlurredOracle(OracleSearch):
+    """The endgame oracle (``oracle-end``) with half of each other hand blurred: every card of another
+    seat is exchanged with a random draw-pile card that shares its colour (``oracle-colours:N``: the
+    hands' colours known, their ranks not) or its rank (``oracle-ranks:N``: the ranks known, the colours
+    not). What each half of knowing the hands is worth, so which kind of inference could pay."""
+
+    def __init__(self, sims: int, keep: str) -> None:
+        super().__init__(sims=sims, endgame=ENDGAME)
+        self.keep = keep
+
+    def sample(self, view: str, seed: int, voids: object) -> Game:
+        """The true position, each other hand's cards exchanged with pile cards of the same colour (or
+        rank), then the pile reshuffled."""
+        world = super().sample(view, seed, voids)
+        live = self.game
+        if live is None:
+            return world
+        me = live.to_move[0]
+        rng = random.Random(seed ^ 0x5EED)
+        pile = world.draw_pile
+        for s in range(world.n):
+            if s == me:
+                continue
+            hand = world.hands[s]
+            for h, card in enumerate(hand):
+                same = [p for p, other in enumerate(pile) if self._kind(other) == self._kind(card)]
+                if same:
+                    p = rng.choice(same)
+                    hand[h], pile[p] = pile[p], card
+            hand.sort()
+        rng.shuffle(pile)
+        return world
+
+    def _kind(self, card: int) -> object:
+        """What this oracle keeps of a card: its colour (a wild: its rank) or its rank."""
+        info = CARDS[card]
+        if self.keep == "colours":
+            return info.colour if info.colour >= 0 else info.rank
+        return info.rank

@@ -324,6 +324,47 @@ def test_the_threat_oracle_knows_only_the_smallest_other_hand() -> None:
     assert not all(others_true)
 
 
+@pytest.mark.parametrize("keep", ["colours", "ranks"])
+def test_the_blurred_oracle_knows_one_half_of_each_other_card(keep: str) -> None:
+    """``oracle-colours`` / ``oracle-ranks``: in each world every other hand holds, card for card, the true
+    hand's colours (or ranks) but not always its cards; its own hand is true and every card is kept."""
+    from arena.engine.cards import CARDS
+
+    oracle_module = load_bot_module(ROOT / "bench" / "bots" / "oracle_search.py")
+    rules = parse_rules("classic-single")
+    checks: list[bool] = []  # the bot falls back on any error, so the checks are kept, not raised
+    exact: list[bool] = []
+
+    def half(hand: list[int]) -> list[Any]:
+        infos = [CARDS[c] for c in hand]
+        if keep == "colours":
+            return sorted((i.colour, i.rank if i.colour < 0 else "") for i in infos)
+        return sorted(i.rank for i in infos)
+
+    class Checking(oracle_module.BlurredOracle):  # type: ignore[misc,name-defined]
+        def sample(self, view: str, seed: int, voids: object) -> Any:
+            world = super().sample(view, seed, voids)
+            live = self.game
+            me = live.to_move[0]
+            others = [s for s in range(live.n) if s != me]
+            checks.append(
+                world.hands[me] == live.hands[me]
+                and world.card_counts() == live.card_counts()
+                and all(half(world.hands[s]) == half(live.hands[s]) for s in others)
+            )
+            exact.extend(sorted(world.hands[s]) == sorted(live.hands[s]) for s in others if live.hands[s])
+            return world
+
+    for seed in (5, 6):
+        hero = Recording(Checking(sims=4, keep=keep))
+        bots: list[Any] = [hero, STRATEGIST.Strategist(), STRATEGIST.Strategist()]
+        game = play_local(rules, bots, seed=seed, on_deal=hero.bot.watch)
+        assert game.is_over
+    assert checks
+    assert all(checks)
+    assert not all(exact)
+
+
 def _ids(*codes: str) -> list[int]:
     from arena.engine.cards import parse_card
 
