@@ -9,7 +9,8 @@ decision: deterministic and machine-independent) against copies of one opponent,
 every deal (seed ``d``) is played once with the search bot in each seat, so every seat sees the same cards
 and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole deals). A win is first place;
 a shared first place counts as a fraction. Intervals are 95% Wilson intervals. All cells print in one
-Markdown table. ``--hero strategist`` (or any name of ``bench/lineup.py``) measures another bot the same way;
+Markdown table. ``hello`` announces the ladder's limits (:func:`ladder_limits`), so ``--hero search-1s``
+(a level by time) budgets its time as in a ladder game. ``--hero strategist`` (or any name of ``bench/lineup.py``) measures another bot the same way;
 ``--hero oracle:30`` measures the search bot given the true hands (``bench/bots/oracle_search.py``: the
 ceiling of better inference, not a bot of the platform).
 
@@ -51,16 +52,29 @@ def first_share(places: tuple[tuple[int, ...], ...], seat: int) -> float:
     return 1.0 / len(top) if seat in top else 0.0
 
 
+MATCH_THINKING = 540.0
+"""Seconds of bots' thinking in one ladder match (the platform's 600 s match limit less its 60 s
+overhead, ``platform/matches/play.game_time``), shared equally between the seats."""
+
+
+def ladder_limits(players: int) -> dict[str, Any]:
+    """What ``hello`` announces in a ladder game of ``players`` (the default ``decision_timeout`` and time
+    bank, and each bot's share of the match's thinking time): the levels by time budget by it."""
+    return MatchSettings(game_time=MATCH_THINKING / players).limits()
+
+
 def cell_chunk(spec: str, players: int, hero: str, opponent: str, deals: range) -> tuple[float, int]:
-    """The hero's wins and games over ``deals``, each deal played with the hero in every seat."""
+    """The hero's wins and games over ``deals``, each deal played with the hero in every seat, with the
+    ladder's limits announced (:func:`ladder_limits`)."""
     rules = parse_rules(spec)
+    limits = ladder_limits(players)
     wins = 0.0
     games = 0
     for deal in deals:
         for seat in range(players):
             bots = [make(opponent, deal * 10 + s) for s in range(players)]
             bots[seat] = make(hero)
-            game = play_local(rules, bots, seed=deal, on_deal=watch_all(bots))
+            game = play_local(rules, bots, seed=deal, limits=limits, on_deal=watch_all(bots))
             assert game.outcome is not None
             wins += first_share(game.outcome.places, seat)
             games += 1
@@ -201,7 +215,10 @@ def main() -> None:
         "--elo-budgets", default="10,30,100", help="playouts per decision, or levels by name (search-10ms...)"
     )
     parser.add_argument(
-        "--elo-game-time", type=float, default=270.0, help="each bot's game time announced in hello (s)"
+        "--elo-game-time",
+        type=float,
+        default=MATCH_THINKING / 2,
+        help="each bot's game time announced in hello (s)",
     )
     args = parser.parse_args()
     with ProcessPoolExecutor(args.jobs) as pool:
