@@ -126,7 +126,8 @@ class BlurredOracle(OracleSearch):
                 continue
             hand = world.hands[s]
             for h, card in enumerate(hand):
-                same = [p for p, other in enumerate(pile) if self._kind(other) == self._kind(card)]
+                kind = self._kind(card)
+                same = [p for p, other in enumerate(pile) if self._kind(other) == kind]
                 if same:
                     p = rng.choice(same)
                     hand[h], pile[p] = pile[p], card
