@@ -45,8 +45,11 @@ ORACLES = {
 
 
 def make(name: str, seed: int | None = None) -> Any:
-    """A fresh bot object called ``name`` (``search:N`` for the search bot at N playouts per decision);
-    ``seed`` seeds the random bot."""
+    """A fresh bot object called ``name`` (``search:N`` for the search bot at N playouts per decision,
+    ``policy`` for the strategist playing by the search bot's weights, ``search_bot.POLICY``, with no
+    search); ``seed`` seeds the random bot."""
+    if name == "policy":
+        return strategist_with(load_bot_module(EXAMPLES / "search_bot.py").POLICY)
     if name.startswith("search:"):
         module = load_bot_module(EXAMPLES / "search_bot.py")
         return module.SearchBot(sims=int(name.split(":")[1]))
@@ -65,6 +68,13 @@ def make(name: str, seed: int | None = None) -> Any:
     path, cls = CLASSES[name]
     kind = getattr(load_bot_module(path), cls)
     return kind(seed) if cls == "RandomBot" else kind()
+
+
+def strategist_with(weights: dict[str, Any]) -> Any:
+    """A strategist playing by ``weights`` (``strategist.WEIGHTS`` changed)."""
+    bot = make("strategist")
+    bot.weights = weights
+    return bot
 
 
 def watch_all(bots: list[Any]) -> Callable[[Any], None] | None:

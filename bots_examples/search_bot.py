@@ -1,6 +1,7 @@
 """Search bot: information-set Monte Carlo search with the engine itself (docs/bots.md, "The search bot").
 
-It is the strategist (``strategist.py``, whose card memory it shares) plus a search that may overrule it.
+It is the strategist (``strategist.py``, whose card memory it shares) playing by its own weights
+(:data:`POLICY`, tuned by ``bench/tune_policy.py``) plus a search that may overrule it.
 In games of one hand (``scoring: single-hand``) and games to a target of points (``winner-takes``; under
 ``lowest-wins`` and ``elimination`` it plays as the strategist), when one of
 its decisions in phase ``turn`` or ``drawn`` has more than one sensible option and some seat
@@ -18,9 +19,9 @@ holds :data:`ENDGAME` cards or fewer, it:
    seat (the same world and the same random numbers for every option), and scores the result: 1 for
    winning the hand (or the game), 0 for losing it — in games to a target, the hand's points instead
    (:func:`playout`) —, a hand-size share when the playout is cut at :data:`MAX_PLAYOUT` moves;
-4. plays the option with the best average if it beats the strategist's choice by :data:`CONFIDENCE`
+4. plays the option with the best average if it beats the policy's choice by :data:`CONFIDENCE`
    standard errors of the paired difference after at least :data:`MIN_ROUNDS` rounds; else the
-   strategist's choice.
+   policy's choice.
 
 Everything else (naming a colour, swaps, UNO windows, catches, slaps, jump-ins, the opening) and any
 position it cannot write is the strategist's.
@@ -46,7 +47,7 @@ try:
 except ImportError:  # a clone: the repository root is the parent folder
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from strategist import Strategist  # the fallback policy, in the same folder
+from strategist import WEIGHTS, Strategist  # the fallback policy, in the same folder
 from uno_bot import run  # the protocol helper, in the same folder (re-exported for the levels)
 
 from arena.engine.cards import CARDS, COLOURS, parse_card
@@ -54,6 +55,29 @@ from arena.engine.determinize import ViewTracker, sample_world
 from arena.engine.policies import colour_counts, heuristic_policy, play_value
 from arena.engine.rules import RuleSet
 
+POLICY = {
+    **WEIGHTS,
+    # Found by bench/tune_policy.py on one-hand games and games to 500 (docs/bots.md, "The search bot's
+    # own policy"): fewer points for dumping points and following colour, wilds kept longer, a colour the
+    # next seat drew on played into even when it is no threat, a drawn wild kept. Tuned numbers, not
+    # reasons: some read oddly (hands_on < 0 favours a skip that hands the turn to another small hand).
+    "points": 0.05,
+    "colour": 1.0,
+    "wild": 16.0,
+    "wild_colour": 2.0,
+    "wild_hit": 4.0,
+    "lacks": 7.0,
+    "lacks_calm": 4.0,
+    "named": 7.0,
+    "hands_on": -9.0,
+    "name_lacks": 0.0,
+    "name_named": -1.0,
+    "name_calm": 1,
+    "keep_wild": 9,
+    "drawn_wild": 1,
+}
+"""The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them, before the endgame and
+wherever it does not search."""
 PLAYOUT_POLICY = heuristic_policy
 """How every seat plays in a playout: the engine's fast stand-in for the strategist."""
 POINTS_SCALE = 200.0
@@ -65,8 +89,9 @@ ENDGAME = 3
 whole hands to go, playouts barely tell the options apart)."""
 MIN_ROUNDS = 8
 """Playout rounds needed before the search may overrule the strategist."""
-CONFIDENCE = 1.0
-"""Standard errors by which an option must beat the strategist's choice to be played instead of it."""
+CONFIDENCE = 3.0
+"""Standard errors by which an option must beat the policy's choice to be played instead of it (fewer
+made the search lose games to the tuned policy it overruled: docs/bots.md)."""
 SAFETY = 0.6
 """The share of ``decision_timeout`` a time-budgeted decision may use (the rest covers the referee's
 overhead and the last playout)."""
@@ -217,6 +242,7 @@ class SearchBot(Strategist):
     """Information-set Monte Carlo search over the engine; the strategist for everything else."""
 
     name = "search"
+    weights = POLICY
     seconds = 0.1
     sims = None
     endgame = ENDGAME

@@ -24,6 +24,31 @@ NEUTRAL = ("draw", "keep", "take", "pass", "challenge", "catch", "slap", "say_un
 #: Cards of each colour in each deck, and the deck sizes (docs/rules.md).
 COLOUR_CARDS = {"classic": 25, "2018": 25, "blank": 25, "no-mercy": 32}
 DECK_SIZE = {"classic": 108, "2018": 112, "blank": 112, "no-mercy": 148}
+#: How the strategist weighs a play (:func:`best_play`), names a colour (:func:`best_colour`) and when it
+#: holds back a wild or challenges. A variant is these numbers changed (the search bot plays its own:
+#: ``search_bot.POLICY``; ``bench/tune_policy.py`` searches for them); each key says what it scores.
+WEIGHTS = {
+    "points": 0.1,  # per point of the card played (dump points early)
+    "colour": 2.0,  # per card left in the hand of the colour the play leaves in force
+    "wild": 12.0,  # cost of playing a wild (it is worth more in the hand)
+    "wild_colour": 5.0,  # cost of naming another colour than the best one
+    "wild_hit": 20.0,  # a wild draw card against a threat (the next seat holds few cards)
+    "hit": 15.0,  # a coloured draw, skip or reverse against a threat
+    "again": 3.0,  # heads-up, a skip or reverse (another turn for us)
+    "again_draw": 0.0,  # heads-up, a coloured draw card (another turn too)
+    "again_follow": 0.0,  # heads-up, such a card when the rest of the hand can follow it
+    "lacks": 4.0,  # against a threat, a colour it drew on (probably lacks)
+    "lacks_calm": 0.0,  # the same when the next seat is no threat
+    "named": 4.0,  # against a threat, cost of a colour it named with a wild (probably holds)
+    "hands_on": 0.0,  # at 3+ seats, cost of a skip or reverse that hands the turn to another threat
+    "name_lacks": 2.0,  # naming a colour the threat drew on
+    "name_named": 3.0,  # cost of naming a colour the threat named
+    "name_calm": 0.0,  # 1: steer the named colour by the next seat's colours when it is no threat too
+    "threat": 2,  # the next seat is a threat when it holds this many cards or fewer
+    "keep_wild": 5,  # with only wilds playable and this many cards or more, draw rather than play one
+    "drawn_wild": 3,  # a drawn wild is played with this many cards or fewer (or against a threat)
+    "challenge": 0.35,  # challenge a Wild Draw Four when the player held the colour with these odds
+}
 
 
 def colour_of(code):
@@ -146,6 +171,11 @@ def next_seat(obs, seat, steps=1):
     return seat
 
 
+def previous_seat(obs, seat):
+    """The seat whose turn came before ``seat``'s (skipping players who are out)."""
+    return next_seat({**obs, "direction": -obs["direction"]}, seat)
+
+
 def colour_counts(hand):
     """How many cards of each colour the hand holds, weighted a little by their value."""
     counts = dict.fromkeys(COLOURS, 0.0)
@@ -155,7 +185,7 @@ def colour_counts(hand):
     return counts
 
 
-def best_colour(hand, memory, avoid_seat=None):
+def best_colour(hand, memory, avoid_seat=None, weights=WEIGHTS):
     """The colour to name: the one we hold most of, steering away from what a threat probably holds."""
     counts = colour_counts(hand)
     scores = {}
@@ -163,9 +193,9 @@ def best_colour(hand, memory, avoid_seat=None):
         score = counts[colour]
         if avoid_seat is not None:
             if memory.named[avoid_seat] == colour:
-                score -= 3.0
+                score -= weights["name_named"]
             if colour in memory.lacks[avoid_seat]:
-                score += 2.0
+                score += weights["name_lacks"]
         scores[colour] = score
     return max(COLOURS, key=lambda c: scores[c])
 
@@ -177,8 +207,9 @@ def parse(action):
     return code, colour, uno
 
 
-def choose(request, memory):
-    """The strategist's action for ``request`` given what it remembers (pure: changes nothing)."""
+def choose(request, memory, weights=WEIGHTS):
+    """The strategist's action for ``request`` given what it remembers and how it weighs its options
+    (:data:`WEIGHTS`; pure: changes nothing)."""
     legal = request["legal"]
     if len(legal) == 1:
         return legal[0]
@@ -190,40 +221,45 @@ def choose(request, memory):
     hand = obs["hand"]
     seat = obs["seat"]
     nxt = next_seat(obs, seat)
-    threat = obs["hand_sizes"][nxt] <= 2
+    threat = obs["hand_sizes"][nxt] <= weights["threat"]
+    steer = threat or weights["name_calm"]
     if first.startswith("color:"):
-        return "color:" + best_colour(hand, memory, nxt if threat else None)
+        return "color:" + best_colour(hand, memory, nxt if steer else None, weights)
     if first.startswith("swap:"):
         sizes = obs["hand_sizes"]
         return min(legal, key=lambda a: (sizes[int(a[5:])], a))
     plays = [a for a in legal if a not in NEUTRAL]
     if obs["phase"] == "jump":
-        return best_play(plays, hand, obs, memory, nxt, threat) if plays else "pass"
+        return best_play(plays, hand, obs, memory, nxt, threat, weights) if plays else "pass"
     if obs["pending_draw"]:
         if plays:  # stack: pass the penalty on
-            return best_play(plays, hand, obs, memory, nxt, threat)
-        if "challenge" in legal and guilty_odds(memory, obs) > 0.35:
+            return best_play(plays, hand, obs, memory, nxt, threat, weights)
+        if "challenge" in legal and guilty_odds(memory, obs) > weights["challenge"]:
             return "challenge"
         return "take" if "take" in legal else legal[-1]
     if obs["phase"] == "drawn":
         if plays:
             code = parse(plays[0])[0]
-            if colour_of(code) or threat or len(hand) <= 3:
-                return best_play(plays, hand, obs, memory, nxt, threat)
+            if colour_of(code) or threat or len(hand) <= weights["drawn_wild"]:
+                return best_play(plays, hand, obs, memory, nxt, threat, weights)
         return "keep"
     if plays:
         only_wilds = all(not colour_of(parse(a)[0]) for a in plays)
-        if only_wilds and not threat and len(hand) >= 5 and "draw" in legal:
+        if only_wilds and not threat and len(hand) >= weights["keep_wild"] and "draw" in legal:
             return "draw"  # keep the wild for when it matters
-        return best_play(plays, hand, obs, memory, nxt, threat)
+        return best_play(plays, hand, obs, memory, nxt, threat, weights)
     return "draw" if "draw" in legal else legal[0]
 
 
-def best_play(plays, hand, obs, memory, nxt, threat):
-    """Score every card play and return the best (the UNO-declaring form when there is one)."""
+def best_play(plays, hand, obs, memory, nxt, threat, weights=WEIGHTS):
+    """Score every card play by ``weights`` and return the best (the UNO-declaring form when there is
+    one)."""
     best, best_score = plays[0], None
-    wanted = best_colour(hand, memory, nxt if threat else None)
+    steer = threat or weights["name_calm"]
+    wanted = best_colour(hand, memory, nxt if steer else None, weights)
     two = obs["players"] - sum(obs["out"]) - sum(obs.get("mercy", [])) == 2
+    before = previous_seat(obs, obs["seat"]) if not two and weights["hands_on"] else None
+    after = next_seat(obs, nxt) if before is not None else None
     for action in plays:
         code, named, uno = parse(action)
         colour = colour_of(code)
@@ -231,26 +267,36 @@ def best_play(plays, hand, obs, memory, nxt, threat):
         rest = list(hand)
         if code in rest:
             rest.remove(code)
-        score = points(code) / 10.0
+        score = weights["points"] * points(code)
         new_colour = colour or named
         if new_colour:
-            score += 2.0 * sum(1 for c in rest if c[0] == new_colour)
+            score += weights["colour"] * sum(1 for c in rest if c[0] == new_colour)
         if not colour:
-            score -= 12.0  # a wild is worth more in the hand
+            score -= weights["wild"]  # a wild is worth more in the hand
             if named != wanted:
-                score -= 5.0
+                score -= weights["wild_colour"]
             if draw_value(code) and threat:
-                score += 20.0
+                score += weights["wild_hit"]
         else:
-            hits = draw_value(code) or rank in ("S", "R", "SE", "RE")
+            skips = rank in ("S", "R", "SE", "RE")
+            hits = draw_value(code) or skips
             if threat and hits:
-                score += 15.0
-            if two and rank in ("S", "R"):
-                score += 3.0  # another turn for us
-            if threat and colour in memory.lacks[nxt]:
-                score += 4.0
+                score += weights["hit"]
+            if two and hits:  # another turn for us
+                if rank in ("S", "R"):
+                    score += weights["again"]
+                elif draw_value(code):
+                    score += weights["again_draw"]
+                if any(c[0] == colour or rank_of(c) == rank or not colour_of(c) for c in rest):
+                    score += weights["again_follow"]
+            if colour in memory.lacks[nxt]:
+                score += weights["lacks"] if threat else weights["lacks_calm"]
             if threat and memory.named[nxt] == colour:
-                score -= 4.0
+                score -= weights["named"]
+            if before is not None and skips:
+                handed = before if rank in ("R", "RE") else after
+                if obs["hand_sizes"][handed] <= weights["threat"]:
+                    score -= weights["hands_on"]
         if uno:  # a true call (one card left) is free; a false one costs cards (false_uno)
             score += 100.0 if len(hand) == 2 else -100.0
         if best_score is None or score > best_score:
@@ -262,6 +308,8 @@ class Strategist(Bot):
     """The strategist, on the uno_bot helper."""
 
     name = "strategist"
+    weights = WEIGHTS
+    """How it weighs its options (:data:`WEIGHTS`; a variant sets its own)."""
 
     def __init__(self):
         self.memory = Memory(0, 2, {})
@@ -276,7 +324,7 @@ class Strategist(Bot):
 
     def decide(self, request):
         """The policy."""
-        return choose(request, self.memory)
+        return choose(request, self.memory, self.weights)
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ def test_going_out_is_worth_a_won_hand_in_games_of_one_or_several_hands(scoring:
         hand_no = world.hand_no
         world.apply("R0", 0)
         assert SEARCH.playout(world, 0, rng, hand_no) == 1.0
-    bot = SEARCH.SearchBot(sims=40)
+    bot = SEARCH.SearchBot(sims=400)
     assert bot.search(view, ["draw", "R0"], 0, None, prior=0) == "R0"
 
 

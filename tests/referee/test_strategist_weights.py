@@ -1,0 +1,101 @@
+"""The strategist's weights (``bots_examples/strategist.WEIGHTS``): each one that a variant sets moves the
+choice it says it moves, and the weights the strategist plays by are its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.play.inprocess import load_bot_module
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "bots_examples"
+strategist = load_bot_module(EXAMPLES / "strategist.py")
+search_bot = load_bot_module(EXAMPLES / "search_bot.py")
+
+
+def request(hand: list[str], legal: list[str], sizes: list[int], seat: int = 0, **obs: Any) -> dict[str, Any]:
+    """A turn request for ``seat`` holding ``hand``, with these hand sizes (the red 5 on top)."""
+    players = len(sizes)
+    observation = {
+        "seat": seat,
+        "players": players,
+        "phase": "turn",
+        "hand": hand,
+        "top": "R5",
+        "color": "R",
+        "direction": 1,
+        "hand_sizes": sizes,
+        "pending_draw": 0,
+        "out": [False] * players,
+        "mercy": [False] * players,
+        **obs,
+    }
+    return {"type": "request", "id": 1, "legal": legal, "observation": observation}
+
+
+def memory(players: int) -> Any:
+    """A fresh memory of seat 0."""
+    return strategist.Memory(0, players, {})
+
+
+def variant(**changes: Any) -> dict[str, Any]:
+    """The strategist's weights with ``changes``."""
+    assert set(changes) <= set(strategist.WEIGHTS)
+    return {**strategist.WEIGHTS, **changes}
+
+
+def test_a_colour_the_next_seat_drew_on_is_played_into_with_lacks_calm() -> None:
+    # Red 5 on top; the next seat (4 cards: no threat) drew on blue. B5 turns the colour to blue, R2 keeps
+    # red, which the hand holds more of.
+    mem = memory(2)
+    mem.lacks[1].add("B")
+    req = request(["R2", "B5", "R7", "Y9"], ["R2", "B5", "draw"], [4, 4])
+    assert strategist.choose(req, mem) == "R2"
+    assert strategist.choose(req, mem, variant(lacks_calm=4.0)) == "B5"
+
+
+def test_a_skip_that_hands_the_turn_to_a_threat_is_avoided_with_hands_on() -> None:
+    # Four seats: the seat after next holds one card, so a skip hands it the turn.
+    req = request(["RS", "R3", "G1", "Y9", "B2"], ["RS", "R3", "draw"], [5, 6, 1, 6])
+    assert strategist.choose(req, memory(4)) == "RS"  # points: a skip is worth 20, a 3 three
+    assert strategist.choose(req, memory(4), variant(hands_on=6.0)) == "R3"
+
+
+def test_a_reverse_that_hands_the_turn_back_to_a_threat_is_avoided_with_hands_on() -> None:
+    # The seat before ours holds one card: a reverse makes it next.
+    req = request(["RR", "R3", "G1", "Y9", "B2"], ["RR", "R3", "draw"], [5, 6, 6, 1])
+    assert strategist.choose(req, memory(4)) == "RR"
+    assert strategist.choose(req, memory(4), variant(hands_on=6.0)) == "R3"
+    calm = request(["RR", "R3", "G1", "Y9", "B2"], ["RR", "R3", "draw"], [5, 6, 6, 6])
+    assert strategist.choose(calm, memory(4), variant(hands_on=6.0)) == "RR"
+
+
+def test_heads_up_a_draw_two_is_another_turn_and_more_so_with_a_follow_up() -> None:
+    # Heads-up a Draw Two is another turn. The blue 5 keeps three blues in hand and wins by default.
+    alone = request(["RD2", "B5", "B1", "B7"], ["RD2", "B5", "draw"], [4, 5])
+    followed = request(["RD2", "B5", "B1", "BD2"], ["RD2", "B5", "draw"], [4, 5])  # BD2 follows by rank
+    assert strategist.choose(alone, memory(2)) == "B5"
+    assert strategist.choose(followed, memory(2)) == "B5"
+    assert strategist.choose(alone, memory(2), variant(again_draw=6.0)) == "RD2"
+    assert strategist.choose(alone, memory(2), variant(again_follow=6.0)) == "B5"
+    assert strategist.choose(followed, memory(2), variant(again_follow=6.0)) == "RD2"
+
+
+def test_a_threshold_weight_moves_when_a_wild_is_held_back() -> None:
+    req = request(["W", "G1", "Y9", "B2"], ["W:R", "W:Y", "W:G", "W:B", "draw"], [4, 4])
+    assert strategist.choose(req, memory(2)) != "draw"  # 4 cards: below keep_wild (5), it plays the wild
+    assert strategist.choose(req, memory(2), variant(keep_wild=4)) == "draw"
+
+
+def test_the_strategist_plays_by_its_weights_and_the_search_bot_by_its_own() -> None:
+    assert strategist.Strategist.weights is strategist.WEIGHTS
+    assert set(search_bot.POLICY) == set(strategist.WEIGHTS)
+    assert search_bot.SearchBot.weights is search_bot.POLICY
+
+
+@pytest.mark.parametrize("name", ["strategist.py", "search_bot.py"])
+def test_weights_are_plain_numbers(name: str) -> None:
+    weights = strategist.WEIGHTS if name == "strategist.py" else search_bot.POLICY
+    assert all(isinstance(value, (int, float)) for value in weights.values())
