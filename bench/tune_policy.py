@@ -123,7 +123,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--deals", type=int, default=3000, help="games per cell while searching (whole deals)")
+    parser.add_argument(
+        "--deals", type=int, default=3000, help="games per cell while searching (whole deals)"
+    )
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--presets", default="classic-single")
