@@ -32,7 +32,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -67,14 +69,26 @@ def ladder_limits(players: int) -> dict[str, Any]:
 def cell_chunk(spec: str, players: int, hero: str, opponent: str, deals: range) -> tuple[float, int]:
     """The hero's wins and games over ``deals``, each deal played with the hero in every seat, with the
     ladder's limits announced (:func:`ladder_limits`)."""
+    return duplicate_chunk(spec, players, partial(make, hero), opponent, deals, ladder_limits(players))
+
+
+def duplicate_chunk(
+    spec: str,
+    players: int,
+    hero: Callable[[], Any],
+    opponent: str,
+    deals: range,
+    limits: dict[str, Any] | None = None,
+) -> tuple[float, int]:
+    """Wins and games of the bots ``hero()`` makes over ``deals``, each deal played with one in every
+    seat against copies of ``opponent``, with ``limits`` announced in ``hello``."""
     rules = parse_rules(spec)
-    limits = ladder_limits(players)
     wins = 0.0
     games = 0
     for deal in deals:
         for seat in range(players):
             bots = [make(opponent, deal * 10 + s) for s in range(players)]
-            bots[seat] = make(hero)
+            bots[seat] = hero()
             game = play_local(rules, bots, seed=deal, limits=limits, on_deal=watch_all(bots))
             assert game.outcome is not None
             wins += first_share(game.outcome.places, seat)

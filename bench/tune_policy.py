@@ -21,16 +21,16 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.engine.rules import parse_rules
-from arena.play.inprocess import load_bot_module, play_local
+from arena.play.inprocess import load_bot_module
 from arena.ratings.stats import wilson_interval
-from bench.lineup import EXAMPLES, make, strategist_with
-from bench.strength import chunks, first_share
+from bench.lineup import EXAMPLES, strategist_with
+from bench.strength import chunks, duplicate_chunk
 
 STEPS = {
     "points": 0.05,
@@ -59,22 +59,6 @@ LOWEST = {"name_calm": 0, "threat": 1, "keep_wild": 1, "drawn_wild": 0, "challen
 HIGHEST = {"name_calm": 1, "threat": 4, "challenge": 1.0}
 
 
-def chunk(weights: dict[str, Any], spec: str, players: int, opponent: str, deals: range) -> tuple[float, int]:
-    """Wins and games of the strategist playing by ``weights`` on ``deals``, in every seat."""
-    rules = parse_rules(spec)
-    wins = 0.0
-    games = 0
-    for deal in deals:
-        for seat in range(players):
-            bots = [make(opponent, deal * 10 + s) for s in range(players)]
-            bots[seat] = strategist_with(weights)
-            game = play_local(rules, bots, seed=deal)
-            assert game.outcome is not None
-            wins += first_share(game.outcome.places, seat)
-            games += 1
-    return wins, games
-
-
 Cell = tuple[str, int, str]
 """(rule set, players, opponent)."""
 
@@ -88,7 +72,14 @@ def play_cells(
         spec, players, opponent = cell
         deals = -(-games // players)
         futures[cell] = [
-            pool.submit(chunk, weights, spec, players, opponent, range(first + part.start, first + part.stop))
+            pool.submit(
+                duplicate_chunk,
+                spec,
+                players,
+                partial(strategist_with, weights),
+                opponent,
+                range(first + part.start, first + part.stop),
+            )
             for part in chunks(deals, jobs)
         ]
     out = {}
