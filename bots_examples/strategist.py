@@ -200,6 +200,12 @@ def best_colour(hand, memory, avoid_seat=None, weights=WEIGHTS):
     return max(COLOURS, key=lambda c: scores[c])
 
 
+def watched(nxt, threat, weights):
+    """The seat whose colours steer the colour named (the next one when it is a threat, or always with
+    ``name_calm``), or ``None``."""
+    return nxt if threat or weights["name_calm"] else None
+
+
 def parse(action):
     """(card code, named colour or '', declares UNO) of a card play."""
     uno = action.endswith("!")
@@ -222,9 +228,8 @@ def choose(request, memory, weights=WEIGHTS):
     seat = obs["seat"]
     nxt = next_seat(obs, seat)
     threat = obs["hand_sizes"][nxt] <= weights["threat"]
-    steer = threat or weights["name_calm"]
     if first.startswith("color:"):
-        return "color:" + best_colour(hand, memory, nxt if steer else None, weights)
+        return "color:" + best_colour(hand, memory, watched(nxt, threat, weights), weights)
     if first.startswith("swap:"):
         sizes = obs["hand_sizes"]
         return min(legal, key=lambda a: (sizes[int(a[5:])], a))
@@ -255,8 +260,7 @@ def best_play(plays, hand, obs, memory, nxt, threat, weights=WEIGHTS):
     """Score every card play by ``weights`` and return the best (the UNO-declaring form when there is
     one)."""
     best, best_score = plays[0], None
-    steer = threat or weights["name_calm"]
-    wanted = best_colour(hand, memory, nxt if steer else None, weights)
+    wanted = best_colour(hand, memory, watched(nxt, threat, weights), weights)
     two = obs["players"] - sum(obs["out"]) - sum(obs.get("mercy", [])) == 2
     before = previous_seat(obs, obs["seat"]) if not two and weights["hands_on"] else None
     after = next_seat(obs, nxt) if before is not None else None
