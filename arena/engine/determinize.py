@@ -21,10 +21,12 @@ seat takes new cards or hands are exchanged).
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from arena.engine.cards import CARDS, COLOURS, parse_card
 from arena.engine.game import Game
+from arena.engine.position import Reading, read
 from arena.engine.rules import RuleSet, rules_spec
 
 SEARCHED_PHASES = frozenset({"turn", "drawn"})
@@ -166,17 +168,29 @@ class ViewTracker:
         return " ".join(fields)
 
 
-def _lacks(card: int, voids: set[tuple[int, str]]) -> bool:
-    c = CARDS[card]
-    return (c.colour, "") in voids or (-1, c.rank) in voids or (c.colour < 0 and WILDS in voids)
+@lru_cache(maxsize=8)
+def _reading(view: str) -> Reading:
+    """A view read once for all the worlds a search draws from it (the reading is never changed)."""
+    return read(view)
+
+
+@lru_cache(maxsize=256)
+def _lacked(voids: frozenset[tuple[int, str]]) -> frozenset[int]:
+    """The card ids a seat with these voids probably lacks."""
+    return frozenset(
+        card
+        for card, c in enumerate(CARDS)
+        if (c.colour, "") in voids or (-1, c.rank) in voids or (c.colour < 0 and WILDS in voids)
+    )
 
 
 def sample_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None = None) -> Game:
     """A complete game consistent with ``view`` (a seat's view, see :meth:`ViewTracker.view`): the view
-    loaded by :meth:`Game.from_position` with ``seed``; then, for each seat with ``voids``, cards the
-    sample dealt to it that it probably lacks are exchanged with draw-pile cards it may hold (shuffled by
-    the same seed). The exchange keeps every hand's size and every card's count."""
-    game = Game.from_position(view, seed)
+    loaded as :meth:`Game.from_position` loads it with ``seed`` (read once per view, so a world costs its
+    dealing only; the world's ``start_position`` is not written); then, for each seat with ``voids``,
+    cards the sample dealt to it that it probably lacks are exchanged with draw-pile cards it may hold
+    (shuffled by the same seed). The exchange keeps every hand's size and every card's count."""
+    game = _reading(view).game(seed)
     if not voids or not any(voids) or not game.draw_pile or (game.phase != 0 and game.phase != 1):
         return game
     rng = random.Random(seed)
@@ -184,13 +198,14 @@ def sample_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None 
     for s, seat_voids in enumerate(voids):
         if not seat_voids or s in game.to_move:
             continue
+        lacked = _lacked(frozenset(seat_voids))
         hand = game.hands[s]
-        spare = [i for i, card in enumerate(pile) if not _lacks(card, seat_voids)]
+        spare = [i for i, card in enumerate(pile) if card not in lacked]
         rng.shuffle(spare)
         for h, card in enumerate(hand):
             if not spare:
                 break
-            if _lacks(card, seat_voids):
+            if card in lacked:
                 p = spare.pop()
                 hand[h], pile[p] = pile[p], card
         hand.sort()

@@ -179,12 +179,69 @@ def _ints(values: Sequence[int]) -> str:
 
 def decode(text: str, seed: int = 0) -> Game:
     """The game at a position; the hidden cards of a view are filled from ``seed`` (see the module)."""
-    from arena.engine.game import Game
+    if type(text) is str and type(seed) is not int:
+        raise PositionError(f"a seed is an integer, not {seed!r}")
+    game = read(text).game(seed)
+    game.start_position = encode(game)
+    return game
 
+
+class Reading:
+    """A position read and checked once, its hidden cards not yet dealt: :meth:`game` deals them from a
+    seed. A search that loads one view under many seeds reads it once (``determinize.sample_world``),
+    which is most of the cost of a world: the text, the rules and the card counts are not read again."""
+
+    __slots__ = ("_n", "_rules", "_state", "_unknown")
+
+    def __init__(self, rules: RuleSet, n: int, state: dict[str, Any], unknown: list[int]) -> None:
+        self._rules = rules
+        self._n = n
+        self._state = state
+        self._unknown = unknown
+
+    def game(self, seed: int = 0) -> Game:
+        """A new game at this position, the hidden places filled from ``seed`` as :func:`decode` fills
+        them (its ``start_position`` is not written: :func:`decode` writes it)."""
+        from arena.engine.game import Game, shuffle
+
+        if type(seed) is not int:
+            raise PositionError(f"a seed is an integer, not {seed!r}")
+        st = dict(self._state)
+        hands = [list(h) for h in st["hands"]]
+        discard = list(st["discard"])
+        pile = list(st["pile"])
+        if self._unknown:
+            unknown = list(self._unknown)
+            shuffle(unknown, random.Random(_hidden_seed(seed)))
+            dealt = 0  # the hidden places take the shuffled cards in order
+            for where in (*hands, discard, pile):
+                hidden = where.count(-1)
+                if hidden == len(where):  # a wholly hidden place (most are) takes a slice
+                    where[:] = unknown[dealt : dealt + hidden]
+                elif hidden:
+                    for i, card in enumerate(where):
+                        if card < 0:
+                            where[i] = unknown[dealt]
+                            dealt += 1
+                    continue
+                dealt += hidden
+        st.update(hands=hands, discard=discard, pile=pile[::-1])
+        _check_tables(st, self._rules, self._n)
+        try:
+            game = Game(self._rules, self._n, seed, _state=st)
+        except ArenaError as exc:
+            raise PositionError(str(exc)) from None
+        if st["hidden"]:
+            _complete_view(game, st)
+        _check_moves(game)
+        return game
+
+
+def read(text: str) -> Reading:
+    """Read and check a position up to the dealing of its hidden cards (:class:`Reading`); raises
+    :class:`~arena.errors.PositionError` naming what is wrong."""
     if type(text) is not str:
         raise PositionError(f"a position is a string, not {type(text).__name__}")
-    if type(seed) is not int:
-        raise PositionError(f"a seed is an integer, not {seed!r}")
     fields = _split(text)
     try:
         rules = parse_rules(fields["rules"])
@@ -201,18 +258,9 @@ def decode(text: str, seed: int = 0) -> Game:
     if not discard or discard[-1] < 0:
         raise PositionError("discard: the pile needs a known top card (its last card)")
     pile = [] if fields["pile"] == "-" else _cards(fields["pile"], "pile")
-    cards = _fill(rules, hands, discard, pile, seed, st)
-    st.update(hands=hands, discard=discard, pile=pile[::-1], cards=cards)
-    _check_tables(st, rules, n)
-    try:
-        game = Game(rules, n, seed, _state=st)
-    except ArenaError as exc:
-        raise PositionError(str(exc)) from None
-    if st["hidden"]:
-        _complete_view(game, st)
-    _check_moves(game)
-    game.start_position = encode(game)
-    return game
+    cards, unknown = _tally(rules, hands, discard, pile, st)
+    st.update(hands=hands, discard=discard, pile=pile, cards=cards)
+    return Reading(rules, n, st, unknown)
 
 
 def _split(text: str) -> dict[str, str]:
@@ -373,12 +421,11 @@ def _control(f: dict[str, str], n: int) -> dict[str, Any]:
     return st
 
 
-def _fill(
-    rules: RuleSet, hands: list[list[int]], discard: list[int], pile: list[int], seed: int, st: dict[str, Any]
-) -> list[int]:
-    """Put cards in the hidden places (in place); return the game's cards in their standard order."""
-    from arena.engine.game import shuffle
-
+def _tally(
+    rules: RuleSet, hands: list[list[int]], discard: list[int], pile: list[int], st: dict[str, Any]
+) -> tuple[list[int], list[int]]:
+    """The game's cards in their standard order, and the cards the hidden places hold between them (in
+    card order: :meth:`Reading.game` shuffles them); checks that the shown cards fit the deck."""
     places = [*hands, discard, pile]
     st["hidden_hands"] = [any(c < 0 for c in h) for h in hands]
     shown = Counter(c for where in places for c in where if c >= 0)
@@ -389,8 +436,8 @@ def _fill(
     st["pile_hidden"] = any(c < 0 for c in pile)
     if not hidden:
         if shown == deck:
-            return standard
-        return sorted(shown.elements())  # a scenario's own deck
+            return standard, []
+        return sorted(shown.elements()), []  # a scenario's own deck
     for card, count in shown.items():
         if count > deck[card]:
             raise PositionError(
@@ -402,13 +449,7 @@ def _fill(
             f"the position shows {sum(shown.values())} cards and hides {hidden}: the {rules.deck} deck "
             f"has {len(standard)}"
         )
-    shuffle(unknown, random.Random(_hidden_seed(seed)))
-    supply = iter(unknown)
-    for where in places:
-        for i, card in enumerate(where):
-            if card < 0:
-                where[i] = next(supply)
-    return standard
+    return standard, unknown
 
 
 def _check_tables(st: dict[str, Any], rules: RuleSet, n: int) -> None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from test_properties import random_step, rule_sets, step_bound
 
 from arena.engine.game import Game
+from arena.engine.position import read
 from arena.engine.rules import PRESETS
 from arena.errors import PositionError
 
@@ -109,6 +110,29 @@ def test_the_same_view_and_seed_fill_the_same_cards_and_another_seed_others():
     view = game.position(0)
     assert Game.from_position(view, 5).position() == Game.from_position(view, 5).position()
     assert Game.from_position(view, 5).position() != Game.from_position(view, 6).position()
+
+
+@SLOW
+@given(preset_games(), st.integers(0, 2**32))
+def test_a_view_read_once_deals_the_worlds_from_position_deals_and_is_not_changed_by_them(game_and_rng, seed):
+    game, rng = game_and_rng
+    for _ in range(step_bound(game)):
+        view = game.position(rng.randrange(game.n))
+        reading = read(view)
+        first = reading.game(seed)
+        expected = Game.from_position(view, seed)
+        assert first.position() == expected.position()
+        for _ in range(step_bound(first)):  # play the world on...
+            if first.is_over:
+                break
+            mover, action = random_step(first, rng)
+            first.apply(action, mover)
+        again = reading.game(seed)  # ...and the reading still deals the same world
+        assert again.position() == expected.position()
+        same_table(expected, again)
+        if game.is_over:
+            break
+        game.apply(*reversed(random_step(game, rng)))
 
 
 # --- The examples of docs/position.md ---------------------------------------------------------------------
