@@ -12,7 +12,7 @@ The views are those a seat has where the search bot searches: its turn, some han
 * ``sample_world``: what the search bot calls (``arena.engine.determinize``), the view read once.
 
 Both give the same worlds for the same seeds (checked here). A third line plays each world out with the
-``heuristic`` policy, as the search's playouts do, for the cost a world's playout adds to its dealing.
+``heuristic`` policy (``play_hand_out``, as the search's playouts do), for the cost a world's playout adds to its dealing.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import arena
 from arena.engine.determinize import sample_world
 from arena.engine.game import Game
-from arena.engine.policies import heuristic_policy
+from arena.engine.policies import heuristic_policy, play_hand_out
 from arena.engine.rules import preset
 
 ENDGAME = 3
@@ -72,10 +72,7 @@ def playouts(views: list[tuple[str, int]], worlds: int) -> float:
     for view, _ in views:
         for seed in range(worlds):
             world = sample_world(view, seed)
-            hand = world.hand_no
-            while not world.is_over and world.hand_no == hand:
-                mover = world.to_move[0]
-                world.apply(heuristic_policy(world, mover, world.legal_actions(mover), rng), mover)
+            play_hand_out(world, world.hand_no, rng, 10_000)
     return len(views) * worlds / (time.perf_counter() - start)
 
 

@@ -52,7 +52,7 @@ from uno_bot import run  # the protocol helper, in the same folder (re-exported 
 
 from arena.engine.cards import CARDS, COLOURS, parse_card
 from arena.engine.determinize import ViewTracker, sample_world
-from arena.engine.policies import colour_counts, heuristic_policy, play_value
+from arena.engine.policies import colour_counts, play_hand_out, play_value
 from arena.engine.rules import RuleSet
 
 POLICY = {
@@ -78,8 +78,6 @@ POLICY = {
 }
 """The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them, before the endgame and
 wherever it does not search."""
-PLAYOUT_POLICY = heuristic_policy
-"""How every seat plays in a playout: the engine's fast stand-in for the strategist."""
 POINTS_SCALE = 200.0
 """Points of a hand that make its value 0 or 1 in games to a target (a hand rarely scores more)."""
 MAX_PLAYOUT = 400
@@ -203,18 +201,14 @@ def candidates(legal, hand):
 
 def playout(world, seat, rng, hand_no, before=None):
     """Finish hand ``hand_no`` of the world (the hand the searched option was played in: that option may
-    already have ended it) with :data:`PLAYOUT_POLICY` for every seat; the result for ``seat`` (0..1).
+    already have ended it) with the engine's ``heuristic`` policy, its fast stand-in for the strategist, for
+    every seat (``arena.engine.policies.play_hand_out``); the result for ``seat`` (0..1).
 
     With ``before`` (the scores before the option, for games to a target of points) a hand that does not
     end the game is worth its points: ``0.5`` plus half our gain less the best other seat's gain over
     :data:`POINTS_SCALE` (so a hand won with many points beats one won with few, and a lost hand costs
     the points we were left holding); a hand that ends the game is worth the game's result."""
-    for _ in range(MAX_PLAYOUT):
-        if world.is_over or world.hand_no != hand_no:
-            break
-        mover = world.to_move[0]
-        world.apply(PLAYOUT_POLICY(world, mover, world.legal_actions(mover), rng), mover)
-    else:
+    if not play_hand_out(world, hand_no, rng, MAX_PLAYOUT):
         return truncated_value(world, seat)
     if world.outcome is not None:  # the game is over: its result
         top = world.outcome.places[0]

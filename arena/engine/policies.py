@@ -170,3 +170,15 @@ POLICIES: Final[dict[str, Policy]] = {
     "rlcard-like": rlcard_like_policy,
 }
 """Built-in policies by name."""
+
+
+def play_hand_out(game: Game, hand_no: int, rng: random.Random, moves: int) -> bool:
+    """Play hand ``hand_no`` of ``game`` on with :func:`heuristic_policy` for every seat until it ends
+    (or the game does); ``False`` when it is still going after ``moves`` moves. A search's playout:
+    here, so that the compiled engine runs the whole loop."""
+    for _ in range(moves):
+        if game.is_over or game.hand_no != hand_no:
+            return True
+        mover = game.to_move[0]
+        game.apply(heuristic_policy(game, mover, game.legal_actions(mover), rng), mover)
+    return game.is_over or game.hand_no != hand_no

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from arena.engine.game import Game
-from arena.engine.policies import POLICIES, heuristic_policy
+from arena.engine.policies import POLICIES, heuristic_policy, play_hand_out
 from arena.engine.rules import PRESETS
 from tests.arena.scenario import deal
 
@@ -67,3 +67,23 @@ def test_it_plays_legal_finished_games_on_every_preset(name: str) -> None:
             assert action in legal
             game.apply(action, seat)
         assert game.outcome is not None
+
+
+@pytest.mark.parametrize("name", ["classic", "stacking", "seven-o"])
+def test_play_hand_out_plays_the_heuristic_to_the_end_of_the_hand_or_stops_at_its_move_limit(name) -> None:
+    """A playout: the moves it makes are the heuristic's, it stops when the hand ends, and a cut playout
+    says so."""
+    for seed in range(20):
+        game = Game(PRESETS[name], 3, seed)
+        twin = Game(PRESETS[name], 3, seed)
+        assert play_hand_out(game, game.hand_no, random.Random(seed), 400)
+        rng = random.Random(seed)
+        while not twin.is_over and twin.hand_no == 1:
+            mover = twin.to_move[0]
+            twin.apply(heuristic_policy(twin, mover, twin.legal_actions(mover), rng), mover)
+        assert game.history == twin.history
+        assert game.hand_no == twin.hand_no
+        cut = Game(PRESETS[name], 3, seed)
+        assert not play_hand_out(cut, cut.hand_no, random.Random(seed), 3)
+        assert len(cut.history) == 3
+        assert cut.hand_no == 1
