@@ -46,10 +46,10 @@ ORACLES = {
 
 def make(name: str, seed: int | None = None) -> Any:
     """A fresh bot object called ``name`` (``search:N`` for the search bot at N playouts per decision,
-    ``policy`` for the strategist playing by the search bot's weights, ``search_bot.POLICY``, with no
+    ``policy`` for the strategist playing by the search bot's weights, ``search_bot.policy_for``, with no
     search); ``seed`` seeds the random bot."""
     if name == "policy":
-        return strategist_with(load_bot_module(EXAMPLES / "search_bot.py").POLICY)
+        return load_bot_module(EXAMPLES / "search_bot.py").TunedPolicy()
     if name.startswith("search:"):
         module = load_bot_module(EXAMPLES / "search_bot.py")
         return module.SearchBot(sims=int(name.split(":")[1]))

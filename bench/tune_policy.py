@@ -11,7 +11,8 @@ one step down, keeps a change that raises the score, and halves a weight's step 
 
 A search on fixed deals overfits them. ``--check`` games per cell on *other* deals (seeds from 1,000,000)
 then compare the result with the strategist, cell by cell with 95% intervals: only that comparison
-measures anything. ``--start search`` starts from the search bot's weights (``search_bot.POLICY``).
+measures anything. ``--start search`` starts from the search bot's weights for the first ``--players``
+(``search_bot.policy_for``: ``POLICY`` heads-up, ``POLICY_TABLE`` at three seats or more).
 The weights found print as a dict, to be pasted where they are used.
 """
 
@@ -126,7 +127,9 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=4000, help="games per cell on other deals (0: none)")
     args = parser.parse_args()
     base = dict(load_bot_module(EXAMPLES / "strategist.py").WEIGHTS)
-    start = base if args.start == "strategist" else dict(load_bot_module(EXAMPLES / "search_bot.py").POLICY)
+    players = int(args.players.split(",")[0])
+    search_bot = load_bot_module(EXAMPLES / "search_bot.py")
+    start = base if args.start == "strategist" else dict(search_bot.policy_for(players))
     cells = [
         (spec, int(players), opponent)
         for spec in args.presets.split(";")

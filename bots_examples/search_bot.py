@@ -1,7 +1,8 @@
 """Search bot: information-set Monte Carlo search with the engine itself (docs/bots.md, "The search bot").
 
 It is the strategist (``strategist.py``, whose card memory it shares) playing by its own weights
-(:data:`POLICY`, tuned by ``bench/tune_policy.py``) plus a search that may overrule it.
+(:data:`POLICY` heads-up, :data:`POLICY_TABLE` at three seats or more, tuned by ``bench/tune_policy.py``)
+plus a search that may overrule it.
 In games of one hand (``scoring: single-hand``) and games to a target of points (``winner-takes``; under
 ``lowest-wins`` and ``elimination`` it plays as the strategist), when one of
 its decisions in phase ``turn`` or ``drawn`` has more than one sensible option and some seat
@@ -76,8 +77,30 @@ POLICY = {
     "keep_wild": 9,
     "drawn_wild": 1,
 }
-"""The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them, before the endgame and
-wherever it does not search."""
+"""The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them heads-up, before the
+endgame and wherever it does not search."""
+POLICY_TABLE = {
+    **POLICY,
+    # Found by bench/tune_policy.py at four players (one-hand games and games to 500, against strategists
+    # and RLCard's agent; docs/bots.md): at a full table, follow the colour held most again, spend wilds
+    # sooner, hit a threat harder, keep away from a colour a threat named, challenge less often.
+    "colour": 2.0,
+    "wild": 12.0,
+    "wild_colour": -1.0,
+    "hit": 21.0,
+    "named": 10.0,
+    "hands_on": -3.0,
+    "name_lacks": -2.0,
+    "challenge": 0.5,
+}
+"""The weights at tables of three players or more (:func:`policy_for`)."""
+
+
+def policy_for(players):
+    """The weights the search bot plays by at a table of ``players``."""
+    return POLICY if players == 2 else POLICY_TABLE
+
+
 POINTS_SCALE = 200.0
 """Points of a hand that make its value 0 or 1 in games to a target (a hand rarely scores more)."""
 MAX_PLAYOUT = 400
@@ -232,6 +255,18 @@ def truncated_value(world, seat):
     return best / (best + mine) if best + mine else 0.5
 
 
+class TunedPolicy(Strategist):
+    """The search bot's policy with no search: the strategist playing by :func:`policy_for`'s weights
+    (a benchmark's reference point, ``policy`` in ``bench/lineup.py``)."""
+
+    name = "policy"
+
+    def on_hello(self, hello):
+        """The strategist's memory, and the weights for this table."""
+        super().on_hello(hello)
+        self.weights = policy_for(hello["players"])
+
+
 class SearchBot(Strategist):
     """Information-set Monte Carlo search over the engine; the strategist for everything else."""
 
@@ -240,6 +275,7 @@ class SearchBot(Strategist):
     seconds = 0.1
     sims = None
     endgame = ENDGAME
+    confidence = CONFIDENCE
     opponent_model = True
     """Whether worlds are drawn by the opponent model (:meth:`world_seed`); off, uniformly with the voids."""
 
@@ -262,6 +298,7 @@ class SearchBot(Strategist):
     def on_hello(self, hello):
         """Remember the rules, the seat and the clock; start tracking the view."""
         super().on_hello(hello)
+        self.weights = policy_for(hello["players"])
         self.rng = random.Random(hello.get("seed"))  # as the helper seeds it (in-process runs too)
         rules = RuleSet.from_dict(hello["rules"])
         self.tracker = ViewTracker(rules, hello["seat"], hello["players"])
@@ -397,7 +434,7 @@ class SearchBot(Strategist):
         best = max(range(k), key=lambda i: (diff[i], i == prior, -i))
         mean = diff[best] / rounds
         variance = max(0.0, square[best] / rounds - mean * mean)
-        if best != prior and rounds >= MIN_ROUNDS and mean > CONFIDENCE * (variance / rounds) ** 0.5:
+        if best != prior and rounds >= MIN_ROUNDS and mean > self.confidence * (variance / rounds) ** 0.5:
             return options[best]
         return options[prior]
 

@@ -95,7 +95,22 @@ def test_the_strategist_plays_by_its_weights_and_the_search_bot_by_its_own() -> 
     assert search_bot.SearchBot.weights is search_bot.POLICY
 
 
-@pytest.mark.parametrize("name", ["strategist.py", "search_bot.py"])
-def test_weights_are_plain_numbers(name: str) -> None:
-    weights = strategist.WEIGHTS if name == "strategist.py" else search_bot.POLICY
-    assert all(isinstance(value, (int, float)) for value in weights.values())
+@pytest.mark.parametrize("weights", ["WEIGHTS", "POLICY", "POLICY_TABLE"])
+def test_weights_are_plain_numbers_for_every_key_the_strategist_reads(weights: str) -> None:
+    table = getattr(strategist if weights == "WEIGHTS" else search_bot, weights)
+    assert set(table) == set(strategist.WEIGHTS)
+    assert all(isinstance(value, (int, float)) for value in table.values())
+
+
+@pytest.mark.parametrize("kind", ["SearchBot", "TunedPolicy"])
+def test_the_search_bot_and_its_policy_play_the_table_weights_at_three_seats_or_more(kind: str) -> None:
+    assert search_bot.POLICY_TABLE != search_bot.POLICY
+    bot = getattr(search_bot, kind)()
+    rules = {"name": "classic"}
+    for players, expected in ((2, search_bot.POLICY), (4, search_bot.POLICY_TABLE), (3, search_bot.POLICY_TABLE)):
+        bot.on_hello({"seat": 0, "players": players, "rules": rules, "seed": 1})
+        assert bot.weights is expected
+    # The table's weights choose otherwise somewhere: here the colour a wild draw four names.
+    req = request(["B9", "W4", "Y9", "GD2"], ["W4:R", "W4:Y", "W4:G", "W4:B", "draw"], [4, 1, 7, 7])
+    assert strategist.choose(req, memory(4), search_bot.POLICY) == "W4:G"
+    assert strategist.choose(req, memory(4), bot.weights) == "W4:Y"
