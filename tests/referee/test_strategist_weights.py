@@ -107,7 +107,11 @@ def test_the_search_bot_and_its_policy_play_the_table_weights_at_three_seats_or_
     assert search_bot.POLICY_TABLE != search_bot.POLICY
     bot = getattr(search_bot, kind)()
     rules = {"name": "classic"}
-    for players, expected in ((2, search_bot.POLICY), (4, search_bot.POLICY_TABLE), (3, search_bot.POLICY_TABLE)):
+    for players, expected in (
+        (2, search_bot.POLICY),
+        (4, search_bot.POLICY_TABLE),
+        (3, search_bot.POLICY_TABLE),
+    ):
         bot.on_hello({"seat": 0, "players": players, "rules": rules, "seed": 1})
         assert bot.weights is expected
     # The table's weights choose otherwise somewhere: here the colour a wild draw four names.
