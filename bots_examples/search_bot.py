@@ -58,39 +58,49 @@ from arena.engine.rules import RuleSet
 
 POLICY = {
     **WEIGHTS,
-    # Found by bench/tune_policy.py on one-hand games and games to 500 (docs/bots.md, "The search bot's
-    # own policy"): fewer points for dumping points and following colour, wilds kept longer, a colour the
-    # next seat drew on played into even when it is no threat, a drawn wild kept. Tuned numbers, not
-    # reasons: some read oddly (hands_on < 0 favours a skip that hands the turn to another small hand).
-    "points": 0.05,
+    # Found by bench/tune_policy.py heads-up, on one-hand games and games to 500, against strategists and
+    # RLCard's agent (docs/bots.md, "The search bot's own policy"): follow colour less, wilds kept longer,
+    # coloured draw cards saved for a threat less, a colour the next seat drew on played into even when it
+    # is no threat, a Wild Draw Four challenged less often. Tuned numbers, not reasons (hands_on, which
+    # counts at three seats or more only, is left as an earlier run found it).
     "colour": 1.0,
-    "wild": 16.0,
+    "wild": 12.0,
     "wild_colour": 2.0,
     "wild_hit": 4.0,
-    "lacks": 7.0,
-    "lacks_calm": 4.0,
+    "hit": 9.0,
+    "again": 0.0,
+    "lacks": 10.0,
+    "lacks_calm": 6.0,
     "named": 7.0,
     "hands_on": -9.0,
     "name_lacks": 0.0,
     "name_named": -1.0,
     "name_calm": 1,
-    "keep_wild": 9,
-    "drawn_wild": 1,
+    "keep_wild": 11,
+    "challenge": 0.5,
 }
 """The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them heads-up, before the
 endgame and wherever it does not search."""
 POLICY_TABLE = {
-    **POLICY,
+    **WEIGHTS,
     # Found by bench/tune_policy.py at four players (one-hand games and games to 500, against strategists
-    # and RLCard's agent; docs/bots.md): at a full table, follow the colour held most again, spend wilds
-    # sooner, hit a threat harder, keep away from a colour a threat named, challenge less often.
+    # and RLCard's agent; docs/bots.md): the colour held most followed, wilds spent sooner than heads-up,
+    # a threat hit harder, a colour a threat named avoided, a Wild Draw Four challenged less often.
+    "points": 0.05,
     "colour": 2.0,
     "wild": 12.0,
     "wild_colour": -1.0,
+    "wild_hit": 4.0,
     "hit": 21.0,
+    "lacks": 7.0,
+    "lacks_calm": 4.0,
     "named": 10.0,
     "hands_on": -3.0,
     "name_lacks": -2.0,
+    "name_named": -1.0,
+    "name_calm": 1,
+    "keep_wild": 9,
+    "drawn_wild": 1,
     "challenge": 0.5,
 }
 """The weights at tables of three players or more (:func:`policy_for`)."""
