@@ -18,12 +18,20 @@ wild (``r-wild``). The agent draws its random numbers from numpy's global genera
 
 from __future__ import annotations
 
+import fcntl
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rlcard.models.uno_rule_models import UNORuleAgentV1
+
+# rlcard's first import after installation unpacks data files into its own folder (its Dou Dizhu
+# models), and two processes doing it at once race (FileExistsError): the benchmarks' process pools
+# import this adapter in each worker, so the import takes a lock.
+with open(Path(tempfile.gettempdir()) / "uno-arena-rlcard-import.lock", "w") as _lock:
+    fcntl.flock(_lock, fcntl.LOCK_EX)
+    from rlcard.models.uno_rule_models import UNORuleAgentV1
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots_examples"))
 
