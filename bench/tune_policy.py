@@ -2,6 +2,7 @@
 
     python bench/tune_policy.py [--deals 3000] [--rounds 2] [--jobs 2] [--presets classic-single]
                                 [--opponents strategist,rlcard] [--start search] [--check 4000]
+                                [--keys swap,swap_keep]
 
 A candidate is the strategist with some weights changed. It plays every deal once in every seat against
 copies of each opponent, heads-up and at four players. Its score is the mean, over those cells, of its win
@@ -13,7 +14,8 @@ A search on fixed deals overfits them. ``--check`` games per cell on *other* dea
 then compare the result with the strategist, cell by cell with 95% intervals: only that comparison
 measures anything. ``--start search`` starts from the search bot's weights for the first ``--players``
 (``search_bot.policy_for``: ``POLICY`` heads-up, ``POLICY_TABLE`` at three seats or more).
-The weights found print as a dict, to be pasted where they are used.
+``--keys`` searches only the weights named. The weights found print as a dict, to be pasted where
+they are used.
 """
 
 from __future__ import annotations
@@ -54,9 +56,20 @@ STEPS = {
     "keep_wild": 2,
     "drawn_wild": 2,
     "challenge": 0.15,
+    "stack_keep": 4.0,
+    "swap": 2.0,
+    "swap_keep": 1,
 }
 """The first step of each weight (integer weights move by whole numbers)."""
-LOWEST = {"name_calm": 0, "threat": 1, "keep_wild": 1, "drawn_wild": 0, "challenge": 0.0}
+LOWEST = {
+    "name_calm": 0,
+    "threat": 1,
+    "keep_wild": 1,
+    "drawn_wild": 0,
+    "challenge": 0.0,
+    "swap": 0.0,
+    "swap_keep": 0,
+}
 HIGHEST = {"name_calm": 1, "threat": 4, "challenge": 1.0}
 
 
@@ -125,6 +138,7 @@ def main() -> None:
     parser.add_argument("--opponents", default="strategist,rlcard")
     parser.add_argument("--start", choices=("strategist", "search"), default="strategist")
     parser.add_argument("--check", type=int, default=4000, help="games per cell on other deals (0: none)")
+    parser.add_argument("--keys", default="", help="the weights searched, separated by , (default: all)")
     args = parser.parse_args()
     base = dict(load_bot_module(EXAMPLES / "strategist.py").WEIGHTS)
     players = int(args.players.split(",")[0])
@@ -141,9 +155,9 @@ def main() -> None:
         weights = dict(start)
         best = score(play_cells(pool, weights, cells, args.deals, 0, args.jobs))
         print(f"start: {best:.4f}", flush=True)
-        steps = dict(STEPS)
+        steps = {key: STEPS[key] for key in args.keys.split(",")} if args.keys else dict(STEPS)
         for round_ in range(args.rounds):
-            for key in STEPS:
+            for key in steps:
                 tried = []
                 for sign in (1, -1):
                     candidate = moved(weights, key, sign * steps[key])

@@ -78,6 +78,11 @@ POLICY = {
     "name_calm": 1,
     "keep_wild": 11,
     "challenge": 0.5,
+    # Tuned on the rule sets they read (stacking; seven-o): a draw card kept to pass a penalty on, a 7 or
+    # a 0 played for the hand it brings back (or not played, drawing instead).
+    "stack_keep": 4.0,
+    "swap": 8.0,
+    "swap_keep": 2,
 }
 """The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them heads-up, before the
 endgame and wherever it does not search."""
@@ -102,6 +107,10 @@ POLICY_TABLE = {
     "keep_wild": 9,
     "drawn_wild": 1,
     "challenge": 0.5,
+    # Tuned on stacking and seven-o at four players, as the heads-up ones.
+    "stack_keep": 8.0,
+    "swap": 6.0,
+    "swap_keep": 1,
 }
 """The weights at tables of three players or more (:func:`policy_for`)."""
 

@@ -48,6 +48,9 @@ WEIGHTS = {
     "keep_wild": 5,  # with only wilds playable and this many cards or more, draw rather than play one
     "drawn_wild": 3,  # a drawn wild is played with this many cards or fewer (or against a threat)
     "challenge": 0.35,  # challenge a Wild Draw Four when the player held the colour with these odds
+    "stack_keep": 0.0,  # under stacking, cost of a draw card played with no penalty pending and no threat
+    "swap": 0.0,  # Seven-O: per card a 7 or a 0 hands over beyond the cards it brings back
+    "swap_keep": 0,  # Seven-O: draw rather than play a 7 or 0 that brings back this many more cards (0: never)
 }
 
 
@@ -206,6 +209,37 @@ def watched(nxt, threat, weights):
     return nxt if threat or weights["name_calm"] else None
 
 
+def swap_gain(rank, left, obs):
+    """Under Seven-O, the cards a play of ``rank`` hands over minus the cards it brings back (``left``
+    cards are handed over: the hand after the play): a 7 swaps with the smallest other hand (as
+    :func:`choose` does), a 0 passes every hand on, ours coming from the seat before. ``None`` for any
+    other card, or a last card (the hand is won, nothing is swapped)."""
+    if not left or rank not in ("7", "0"):
+        return None
+    seat = obs["seat"]
+    if rank == "0":
+        return left - obs["hand_sizes"][previous_seat(obs, seat)]
+    mercy = obs.get("mercy", obs["out"])
+    others = [
+        size
+        for other, size in enumerate(obs["hand_sizes"])
+        if other != seat and not obs["out"][other] and not mercy[other]
+    ]
+    return left - min(others) if others else None
+
+
+def swaps_badly(plays, hand, obs, memory, weights):
+    """Under Seven-O with ``swap_keep`` set: every play of ``plays`` is a 7 or a 0 that would bring back
+    at least ``swap_keep`` more cards than it hands over (so drawing costs less)."""
+    if not weights["swap_keep"] or not memory.rules.get("seven_o"):
+        return False
+    for action in plays:
+        gain = swap_gain(rank_of(parse(action)[0]), len(hand) - 1, obs)
+        if gain is None or -gain < weights["swap_keep"]:
+            return False
+    return True
+
+
 def parse(action):
     """(card code, named colour or '', declares UNO) of a card play."""
     uno = action.endswith("!")
@@ -243,7 +277,7 @@ def choose(request, memory, weights=WEIGHTS):
             return "challenge"
         return "take" if "take" in legal else legal[-1]
     if obs["phase"] == "drawn":
-        if plays:
+        if plays and not swaps_badly(plays, hand, obs, memory, weights):
             code = parse(plays[0])[0]
             if colour_of(code) or threat or len(hand) <= weights["drawn_wild"]:
                 return best_play(plays, hand, obs, memory, nxt, threat, weights)
@@ -252,6 +286,8 @@ def choose(request, memory, weights=WEIGHTS):
         only_wilds = all(not colour_of(parse(a)[0]) for a in plays)
         if only_wilds and not threat and len(hand) >= weights["keep_wild"] and "draw" in legal:
             return "draw"  # keep the wild for when it matters
+        if "draw" in legal and swaps_badly(plays, hand, obs, memory, weights):
+            return "draw"  # a 7 or a 0 would bring back a bigger hand
         return best_play(plays, hand, obs, memory, nxt, threat, weights)
     return "draw" if "draw" in legal else legal[0]
 
@@ -264,6 +300,9 @@ def best_play(plays, hand, obs, memory, nxt, threat, weights=WEIGHTS):
     two = obs["players"] - sum(obs["out"]) - sum(obs.get("mercy", [])) == 2
     before = previous_seat(obs, obs["seat"]) if not two and weights["hands_on"] else None
     after = next_seat(obs, nxt) if before is not None else None
+    swaps = weights["swap"] and memory.rules.get("seven_o")
+    calm = not threat and not obs["pending_draw"] and memory.rules.get("stacking", "none") != "none"
+    keep_draws = weights["stack_keep"] if calm else 0.0  # kept to pass a penalty on
     for action in plays:
         code, named, uno = parse(action)
         colour = colour_of(code)
@@ -301,6 +340,12 @@ def best_play(plays, hand, obs, memory, nxt, threat, weights=WEIGHTS):
                 handed = before if rank in ("R", "RE") else after
                 if obs["hand_sizes"][handed] <= weights["threat"]:
                     score -= weights["hands_on"]
+        if keep_draws and draw_value(code):
+            score -= keep_draws
+        if swaps:
+            gain = swap_gain(rank, len(rest), obs)
+            if gain is not None:
+                score += weights["swap"] * gain
         if uno:  # a true call (one card left) is free; a false one costs cards (false_uno)
             score += 100.0 if len(hand) == 2 else -100.0
         if best_score is None or score > best_score:

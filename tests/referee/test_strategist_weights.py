@@ -118,3 +118,63 @@ def test_the_search_bot_and_its_policy_play_the_table_weights_at_three_seats_or_
     req = request(["B9", "W4", "Y9", "GD2"], ["W4:R", "W4:Y", "W4:G", "W4:B", "draw"], [4, 1, 7, 7])
     assert strategist.choose(req, memory(4), search_bot.POLICY) == "W4:G"
     assert strategist.choose(req, memory(4), bot.weights) == "W4:Y"
+
+
+def seven_o_memory(players: int) -> Any:
+    """A fresh memory of seat 0 under Seven-O."""
+    return strategist.Memory(0, players, {"seven_o": True})
+
+
+def test_under_seven_o_a_seven_is_played_to_take_a_small_hand_with_swap() -> None:
+    # Heads-up, the opponent holds one card: the red 7 swaps our three other cards for its one.
+    req = request(["R7", "R9", "G1", "Y9", "B2"], ["R7", "R9", "draw"], [5, 1])
+    assert strategist.choose(req, seven_o_memory(2)) == "R9"  # points: a 9 is worth more than a 7
+    assert strategist.choose(req, seven_o_memory(2), variant(swap=2.0)) == "R7"
+    # Without Seven-O in the rules the weight changes nothing.
+    assert strategist.choose(req, memory(2), variant(swap=2.0)) == "R9"
+
+
+def test_under_seven_o_a_seven_that_would_take_a_bigger_hand_is_avoided_with_swap() -> None:
+    # We would hand over one card and take back the smallest other hand, of six cards.
+    req = request(["R7", "R9"], ["R7", "R9", "draw"], [2, 6, 8, 7])
+    gain = strategist.swap_gain("7", 1, req["observation"])
+    assert gain == 1 - 6
+    swap_req = request(["R7", "R3", "G1"], ["R7", "R3", "draw"], [3, 6, 8, 7])
+    assert strategist.choose(swap_req, seven_o_memory(4)) == "R7"
+    assert strategist.choose(swap_req, seven_o_memory(4), variant(swap=2.0)) == "R3"
+
+
+def test_under_seven_o_a_zero_takes_the_hand_of_the_seat_before() -> None:
+    # Hands pass on in the direction of play: ours comes from the seat before (seat 3, or seat 1 when the
+    # direction is reversed).
+    forward = request(["R0", "R3", "G1"], ["R0", "R3"], [3, 6, 8, 1])
+    assert strategist.swap_gain("0", 2, forward["observation"]) == 2 - 1
+    backward = request(["R0", "R3", "G1"], ["R0", "R3"], [3, 6, 8, 1], direction=-1)
+    assert strategist.swap_gain("0", 2, backward["observation"]) == 2 - 6
+    assert strategist.swap_gain("0", 0, forward["observation"]) is None  # a last card swaps nothing
+    assert strategist.swap_gain("5", 2, forward["observation"]) is None
+
+
+def test_under_seven_o_drawing_beats_a_bad_swap_with_swap_keep() -> None:
+    # Only a 7 plays, and it would take back five cards for the one we would hand over.
+    req = request(["R7", "G1"], ["R7", "R7!", "draw"], [2, 6])
+    assert strategist.choose(req, seven_o_memory(2), variant(swap=2.0)) == "R7!"
+    assert strategist.choose(req, seven_o_memory(2), variant(swap=2.0, swap_keep=3)) == "draw"
+    assert strategist.choose(req, seven_o_memory(2), variant(swap=2.0, swap_keep=6)) == "R7!"
+    drawn = request(["G1", "R7"], ["R7", "R7!", "keep"], [2, 6], phase="drawn")
+    assert strategist.choose(drawn, seven_o_memory(2), variant(swap_keep=3)) == "keep"
+    assert strategist.choose(drawn, seven_o_memory(2)) == "R7!"
+
+
+def test_under_stacking_a_draw_card_is_kept_for_a_penalty_with_stack_keep() -> None:
+    # A red Draw Two and a red 3 play; the next seat holds five cards (no threat).
+    req = request(["RD2", "R3", "G1", "Y9"], ["RD2", "R3", "draw"], [4, 5])
+    stacking = strategist.Memory(0, 2, {"stacking": "same"})
+    assert strategist.choose(req, stacking) == "RD2"  # points: a Draw Two is worth 20
+    assert strategist.choose(req, stacking, variant(stack_keep=4.0)) == "R3"
+    # Not without stacking, nor against a threat, nor when it passes a penalty on.
+    assert strategist.choose(req, memory(2), variant(stack_keep=4.0)) == "RD2"
+    threat = request(["RD2", "R3", "G1", "Y9"], ["RD2", "R3", "draw"], [4, 1])
+    assert strategist.choose(threat, stacking, variant(stack_keep=4.0)) == "RD2"
+    pending = request(["RD2", "R3", "G1", "Y9"], ["RD2", "take"], [4, 5], pending_draw=2, top="BD2")
+    assert strategist.choose(pending, stacking, variant(stack_keep=4.0)) == "RD2"
