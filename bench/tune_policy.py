@@ -59,6 +59,9 @@ STEPS = {
     "stack_keep": 4.0,
     "swap": 2.0,
     "swap_keep": 1,
+    "scarce": 3.0,
+    "scarce_threat": 3.0,
+    "name_scarce": 2.0,
 }
 """The first step of each weight (integer weights move by whole numbers)."""
 LOWEST = {

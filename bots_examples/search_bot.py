@@ -83,6 +83,8 @@ POLICY = {
     "stack_keep": 4.0,
     "swap": 8.0,
     "swap_keep": 2,
+    # Tuned in classic heads-up (2026-12-05): a colour the opponent is unlikely to hold played into.
+    "scarce": 3.0,
 }
 """The strategist's weights (``strategist.WEIGHTS``) as the search bot plays them heads-up, before the
 endgame and wherever it does not search."""
@@ -111,6 +113,10 @@ POLICY_TABLE = {
     "stack_keep": 8.0,
     "swap": 6.0,
     "swap_keep": 1,
+    # Tuned in classic at four players (2026-12-05): against a threat, a colour it is unlikely to hold
+    # played into; naming a colour, the one the watched seat is likely to hold preferred (a tuned number).
+    "scarce_threat": 1.5,
+    "name_scarce": -2.0,
 }
 """The weights at tables of three players or more (:func:`policy_for`)."""
 

@@ -51,6 +51,9 @@ WEIGHTS = {
     "stack_keep": 0.0,  # under stacking, cost of a draw card played with no penalty pending and no threat
     "swap": 0.0,  # Seven-O: per card a 7 or a 0 hands over beyond the cards it brings back
     "swap_keep": 0,  # Seven-O: draw rather than play a 7 or 0 that brings back this many more cards (0: never)
+    "scarce": 0.0,  # cost per unit of the odds that the next seat holds the colour a play leaves in force
+    "scarce_threat": 0.0,  # the same, added when the next seat is a threat
+    "name_scarce": 0.0,  # naming a colour: cost per unit of the odds that the watched seat holds it
 }
 
 
@@ -157,11 +160,16 @@ def guilty_odds(memory, obs):
         return 0.0
     if colour in memory.lacks[offender]:
         return 0.1
-    k = obs["hand_sizes"][offender]
-    c, u = memory.unseen(colour, obs["hand"])
-    if k >= u:
+    return holds_odds(memory, colour, obs["hand"], obs["hand_sizes"][offender])
+
+
+def holds_odds(memory, colour, hand, size):
+    """The chance that a hand of ``size`` cards dealt from the cards we have not seen holds at least one
+    card of ``colour`` (hypergeometric: what we hold and the discard pile are out of it)."""
+    c, u = memory.unseen(colour, hand)
+    if size >= u:
         return 1.0 if c else 0.0
-    return 1.0 - comb(u - c, k) / comb(u, k)
+    return 1.0 - comb(u - c, size) / comb(u, size)
 
 
 def next_seat(obs, seat, steps=1):
@@ -188,8 +196,9 @@ def colour_counts(hand):
     return counts
 
 
-def best_colour(hand, memory, avoid_seat=None, weights=WEIGHTS):
-    """The colour to name: the one we hold most of, steering away from what a threat probably holds."""
+def best_colour(hand, memory, avoid_seat=None, weights=WEIGHTS, avoid_size=0):
+    """The colour to name: the one we hold most of, steering away from what a threat probably holds
+    (``avoid_size``: the watched seat's hand size, for ``name_scarce``)."""
     counts = colour_counts(hand)
     scores = {}
     for colour in COLOURS:
@@ -199,6 +208,8 @@ def best_colour(hand, memory, avoid_seat=None, weights=WEIGHTS):
                 score -= weights["name_named"]
             if colour in memory.lacks[avoid_seat]:
                 score += weights["name_lacks"]
+            if weights["name_scarce"] and avoid_size:
+                score -= weights["name_scarce"] * holds_odds(memory, colour, hand, avoid_size)
         scores[colour] = score
     return max(COLOURS, key=lambda c: scores[c])
 
@@ -263,7 +274,8 @@ def choose(request, memory, weights=WEIGHTS):
     nxt = next_seat(obs, seat)
     threat = obs["hand_sizes"][nxt] <= weights["threat"]
     if first.startswith("color:"):
-        return "color:" + best_colour(hand, memory, watched(nxt, threat, weights), weights)
+        sizes = obs["hand_sizes"]
+        return "color:" + best_colour(hand, memory, watched(nxt, threat, weights), weights, sizes[nxt])
     if first.startswith("swap:"):
         sizes = obs["hand_sizes"]
         return min(legal, key=lambda a: (sizes[int(a[5:])], a))
@@ -296,7 +308,9 @@ def best_play(plays, hand, obs, memory, nxt, threat, weights=WEIGHTS):
     """Score every card play by ``weights`` and return the best (the UNO-declaring form when there is
     one)."""
     best, best_score = plays[0], None
-    wanted = best_colour(hand, memory, watched(nxt, threat, weights), weights)
+    size = obs["hand_sizes"][nxt]
+    wanted = best_colour(hand, memory, watched(nxt, threat, weights), weights, size)
+    scarce = weights["scarce"] + (weights["scarce_threat"] if threat else 0.0)
     two = obs["players"] - sum(obs["out"]) - sum(obs.get("mercy", [])) == 2
     before = previous_seat(obs, obs["seat"]) if not two and weights["hands_on"] else None
     after = next_seat(obs, nxt) if before is not None else None
@@ -314,6 +328,8 @@ def best_play(plays, hand, obs, memory, nxt, threat, weights=WEIGHTS):
         new_colour = colour or named
         if new_colour:
             score += weights["colour"] * sum(1 for c in rest if c[0] == new_colour)
+            if scarce:  # a colour the next seat is less likely to hold
+                score -= scarce * holds_odds(memory, new_colour, hand, size)
         if not colour:
             score -= weights["wild"]  # a wild is worth more in the hand
             if named != wanted:

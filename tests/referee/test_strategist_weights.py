@@ -178,3 +178,39 @@ def test_under_stacking_a_draw_card_is_kept_for_a_penalty_with_stack_keep() -> N
     assert strategist.choose(threat, stacking, variant(stack_keep=4.0)) == "RD2"
     pending = request(["RD2", "R3", "G1", "Y9"], ["RD2", "take"], [4, 5], pending_draw=2, top="BD2")
     assert strategist.choose(pending, stacking, variant(stack_keep=4.0)) == "RD2"
+
+
+def test_holds_odds_is_the_hypergeometric_chance_of_a_colour() -> None:
+    mem = memory(2)
+    mem.discard = ["B1"] * 20 + ["R5"]
+    hand = ["R2", "B5", "R7", "Y9"]
+    # Blue: 25 - 20 seen - 1 held = 4 of the 108 - 21 - 4 = 83 unseen cards.
+    assert strategist.holds_odds(mem, "B", hand, 1) == pytest.approx(4 / 83)
+    assert strategist.holds_odds(mem, "B", hand, 2) == pytest.approx(1 - (79 * 78) / (83 * 82))
+    assert strategist.holds_odds(mem, "B", hand, 0) == 0.0
+    mem.discard = ["B1"] * 24 + ["R5"]  # every blue seen: nobody can hold one
+    assert strategist.holds_odds(mem, "B", hand, 7) == 0.0
+
+
+def test_a_colour_the_next_seat_is_unlikely_to_hold_is_played_into_with_scarce() -> None:
+    # Red 5 on top; twenty blues are on the pile, so few are left for the next seat. R2 keeps red (the
+    # colour held most); B5 turns the colour to blue.
+    mem = memory(2)
+    mem.discard = ["B1"] * 20 + ["R5"]
+    req = request(["R2", "B5", "R7", "Y9"], ["R2", "B5", "draw"], [4, 4])
+    assert strategist.choose(req, mem) == "R2"
+    assert strategist.choose(req, mem, variant(scarce=4.0)) == "B5"
+    # scarce_threat counts only against a threat (two cards or fewer).
+    assert strategist.choose(req, mem, variant(scarce_threat=6.0)) == "R2"
+    threat = request(["R2", "B5", "R7", "Y9"], ["R2", "B5", "draw"], [4, 2])
+    assert strategist.choose(threat, mem, variant(scarce_threat=6.0)) == "B5"
+
+
+def test_a_colour_the_threat_is_unlikely_to_hold_is_named_with_name_scarce() -> None:
+    # Naming a colour against a threat: blue is held most (by points), but twenty reds are on the pile.
+    mem = memory(2)
+    mem.discard = ["R1"] * 20
+    colours = ["color:R", "color:Y", "color:G", "color:B"]
+    req = request(["R2", "R7", "B5", "B9"], colours, [4, 2], phase="color")
+    assert strategist.choose(req, mem) == "color:B"
+    assert strategist.choose(req, mem, variant(name_scarce=2.0)) == "color:R"
