@@ -44,15 +44,30 @@ ORACLES = {
 """The diagnostics of ``bench/bots/oracle_search.py`` (``NAME:playouts``), each with what it is."""
 
 
+SEARCH_SETTINGS: dict[str, Callable[[str], Any]] = {
+    "endgame": int,
+    "confidence": float,
+    "opponent_model": lambda text: text in ("1", "true", "on"),
+}
+"""The search bot's attributes a benchmark may set (``search:30,endgame=5``), each with its parser."""
+
+
 def make(name: str, seed: int | None = None) -> Any:
     """A fresh bot object called ``name`` (``search:N`` for the search bot at N playouts per decision,
+    ``search:N,endgame=5,confidence=2`` a variant of it, :data:`SEARCH_SETTINGS`;
     ``policy`` for the strategist playing by the search bot's weights, ``search_bot.policy_for``, with no
     search); ``seed`` seeds the random bot."""
     if name == "policy":
         return load_bot_module(EXAMPLES / "search_bot.py").TunedPolicy()
     if name.startswith("search:"):
-        module = load_bot_module(EXAMPLES / "search_bot.py")
-        return module.SearchBot(sims=int(name.split(":")[1]))
+        sims, *settings = name.split(":")[1].split(",")
+        bot = load_bot_module(EXAMPLES / "search_bot.py").SearchBot(sims=int(sims))
+        for setting in settings:  # a variant, for a benchmark: search:30,endgame=5,confidence=2
+            key, _, value = setting.partition("=")
+            if key not in SEARCH_SETTINGS:
+                raise SystemExit(f"{name}: the search bot's settings are {', '.join(SEARCH_SETTINGS)}")
+            setattr(bot, key, SEARCH_SETTINGS[key](value))
+        return bot
     kind, _, sims = name.partition(":")
     if kind in ORACLES:
         oracle = load_bot_module(BENCH_BOTS / "oracle_search.py")

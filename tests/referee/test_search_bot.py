@@ -261,6 +261,16 @@ def test_the_rlcard_adapter_makes_legal_moves() -> None:
         assert all(b.actions for b in bots)
 
 
+def test_a_benchmark_names_a_variant_of_the_search_bot_by_its_settings() -> None:
+    lineup = load_bot_module(ROOT / "bench" / "lineup.py")
+    plain = lineup.make("search:8")
+    variant = lineup.make("search:8,endgame=5,confidence=2,opponent_model=off")
+    assert (plain.sims, plain.endgame, plain.confidence, plain.opponent_model) == (8, 3, 3.0, True)
+    assert (variant.sims, variant.endgame, variant.confidence, variant.opponent_model) == (8, 5, 2.0, False)
+    with pytest.raises(SystemExit, match="settings are endgame, confidence, opponent_model"):
+        lineup.make("search:8,budget=5")
+
+
 def test_the_oracle_searches_the_true_hands_with_the_pile_reshuffled() -> None:
     """bench/bots/oracle_search.py (the ceiling diagnostic): each world it searches holds every seat's true
     hand, and the true draw pile in another order (in the true order for ``oracle-pile``)."""
