@@ -11,9 +11,9 @@ and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole d
 a shared first place counts as a fraction. Intervals are 95% Wilson intervals. All cells print in one
 Markdown table. ``hello`` announces the ladder's limits (:func:`ladder_limits`), so ``--hero search-1s``
 (a level by time) budgets its time as in a ladder game. ``--hero strategist`` (or any name of
-``bench/lineup.py``) measures another bot the same way; ``--hero oracle:30`` measures the search bot
-given the true hands (``bench/bots/oracle_search.py``: the ceiling of better inference, not a bot of the
-platform).
+``bench/lineup.py``, such as ``search:30,confidence=2``, a variant of the search bot) measures another
+bot the same way; ``--hero oracle:30`` measures the search bot given the true hands
+(``bench/bots/oracle_search.py``: the ceiling of better inference, not a bot of the platform).
 
 **Elo.** ``--elo-games`` > 0 also plays a heads-up round robin on ``--elo-rules`` among the search bot at
 ``--elo-budgets`` playouts per decision (or the levels by time, named: ``search-10ms,search-100ms,search-1s``;
