@@ -2,12 +2,14 @@
 
     python bench/strength.py [--games 2000] [--presets "classic;stacking;seven-o"] [--players 2,4]
                              [--opponents strategist,rlcard,greedy,random] [--budget 100] [--jobs 2]
-                             [--hero search] [--elo-games 200] [--elo-budgets 10,30,100]
+                             [--hero search] [--first-deal 0] [--elo-games 200] [--elo-budgets 10,30,100]
 
 **Win rates.** Each cell (rule set, players, opponent) plays the search bot (``--budget`` playouts per
 decision: deterministic and machine-independent) against copies of one opponent, on *duplicate deals*:
 every deal (seed ``d``) is played once with the search bot in each seat, so every seat sees the same cards
-and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole deals). A win is first place;
+and the luck of the deal cancels. ``--games`` is per cell (rounded up to whole deals), on the deals from
+seed ``--first-deal`` (0) on: a run with ``--first-deal 500`` measures the deals after those of a run of
+1,000 heads-up games, so that the two pool into one measurement of 2,000. A win is first place;
 a shared first place counts as a fraction. Intervals are 95% Wilson intervals. All cells print in one
 Markdown table. ``hello`` announces the ladder's limits (:func:`ladder_limits`), so ``--hero search-1s``
 (a level by time) budgets its time as in a ladder game. ``--hero strategist`` (or any name of
@@ -141,10 +143,11 @@ def pair_chunk(
     return results, clock
 
 
-def chunks(total: int, jobs: int) -> list[range]:
-    """``range(total)`` in pieces for ``jobs`` workers."""
+def chunks(total: int, jobs: int, first: int = 0) -> list[range]:
+    """``range(first, first + total)`` in pieces for ``jobs`` workers."""
     size = max(1, total // (jobs * 4))
-    return [range(s, min(total, s + size)) for s in range(0, total, size)]
+    end = first + total
+    return [range(s, min(end, s + size)) for s in range(first, end, size)]
 
 
 def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
@@ -164,7 +167,7 @@ def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
                 deals = -(-args.games // players)
                 futures = [
                     pool.submit(cell_chunk, spec, players, hero, opponent, part)
-                    for part in chunks(deals, args.jobs)
+                    for part in chunks(deals, args.jobs, args.first_deal)
                 ]
                 wins = sum(f.result()[0] for f in futures)
                 games = sum(f.result()[1] for f in futures)
@@ -224,6 +227,12 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=100, help="the search bot's playouts per decision")
     parser.add_argument("--hero", default="search", help="the bot measured (search, or a lineup name)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="the seed of the first deal (so that a later run measures the deals after an earlier one's)",
+    )
     parser.add_argument("--elo-games", type=int, default=0, help="games per pair of the round robin")
     parser.add_argument("--elo-rules", default="classic")
     parser.add_argument(
