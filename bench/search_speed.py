@@ -13,6 +13,11 @@ The views are those a seat has where the search bot searches: its turn, some han
 
 Both give the same worlds for the same seeds (checked here). A third line plays each world out with the
 ``heuristic`` policy (``play_hand_out``, as the search's playouts do), for the cost a world's playout adds to its dealing.
+
+A second table times a search round of ``--options`` options (one playout each from the same world) two
+ways: the baseline draws the world again for every option (the search bot before 2026-12-06); the other
+draws it once and plays each option in a :meth:`Game.copy` of it, as the search bot does now (the same
+worlds: checked here too).
 """
 
 from __future__ import annotations
@@ -76,6 +81,20 @@ def playouts(views: list[tuple[str, int]], worlds: int) -> float:
     return len(views) * worlds / (time.perf_counter() - start)
 
 
+def round_playouts(views: list[tuple[str, int]], worlds: int, options: int, copy: bool) -> float:
+    """Playouts per second in search rounds of ``options`` options: each option's world drawn again by
+    ``sample_world``, or (``copy``) drawn once and copied."""
+    rng = random.Random(3)
+    start = time.perf_counter()
+    for view, _ in views:
+        for seed in range(worlds):
+            drawn = sample_world(view, seed) if copy else None
+            for _ in range(options):
+                world = drawn.copy() if drawn is not None else sample_world(view, seed)
+                play_hand_out(world, world.hand_no, rng, 10_000)
+    return len(views) * worlds * options / (time.perf_counter() - start)
+
+
 def main() -> None:
     """Collect the views, time both ways, print."""
     parser = argparse.ArgumentParser(
@@ -83,6 +102,7 @@ def main() -> None:
     )
     parser.add_argument("--views", type=int, default=200, help="endgame views, one a game")
     parser.add_argument("--worlds", type=int, default=40, help="worlds drawn per view")
+    parser.add_argument("--options", type=int, default=3, help="options in a search round")
     args = parser.parse_args()
     views = endgame_views(args.views)
     build = "mypyc-compiled" if arena.COMPILED else "pure Python"
@@ -96,6 +116,18 @@ def main() -> None:
     print(f"{'sample_world (the view read once)':<42}{ours:>12.0f}{ours / base:>7.2f}x")
     print(f"{'sample_world + a heuristic playout':<42}{played:>12.0f}{played / base:>7.2f}x")
     print(f"the same worlds both ways: {'yes' if same else 'NO'}")
+    drawn = round_playouts(views, args.worlds, args.options, copy=False)
+    copied = round_playouts(views, args.worlds, args.options, copy=True)
+    copies_same = all(
+        sample_world(view, seed).copy().position() == sample_world(view, seed).position()
+        for view, _ in views
+        for seed in range(3)
+    )
+    print()
+    print(f"{f'search rounds of {args.options} options, playouts by':<42}{'per second':>12}{'ratio':>8}")
+    print(f"{'the world drawn again per option (baseline)':<42}{drawn:>12.0f}{1.0:>7.2f}x")
+    print(f"{'the world drawn once, copied per option':<42}{copied:>12.0f}{copied / drawn:>7.2f}x")
+    print(f"a copy is the world it copies: {'yes' if copies_same else 'NO'}")
 
 
 if __name__ == "__main__":

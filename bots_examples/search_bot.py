@@ -16,8 +16,9 @@ holds :data:`ENDGAME` cards or fewer, it:
    with the chance that the other seats' plays since they last drew are what a strategist-like player
    would have played holding the world's hands (:class:`PlayLog`, :func:`model_agrees`; rejection, at
    most :data:`MODEL_TRIES` draws);
-3. for every option, plays it in the world and finishes the hand with the engine's heuristic policy for every
-   seat (the same world and the same random numbers for every option), and scores the result: 1 for
+3. for every option, plays it in a copy of the world (``Game.copy``) and finishes the hand with the
+   engine's heuristic policy for every seat (the same world and the same random numbers for every
+   option), and scores the result: 1 for
    winning the hand (or the game), 0 for losing it — in games to a target, the hand's points instead
    (:func:`playout`) —, a hand-size share when the playout is cut at :data:`MAX_PLAYOUT` moves;
 4. plays the option with the best average if it beats the policy's choice by :data:`CONFIDENCE`
@@ -302,7 +303,7 @@ class SearchBot(Strategist):
     endgame = ENDGAME
     confidence = CONFIDENCE
     opponent_model = True
-    """Whether worlds are drawn by the opponent model (:meth:`world_seed`); off, uniformly with the voids."""
+    """Whether worlds are drawn by the opponent model (:meth:`draw_world`); off, uniformly with the voids."""
 
     def __init__(self, sims=None, seconds=None):
         super().__init__()
@@ -412,18 +413,20 @@ class SearchBot(Strategist):
             return False
         return any(card[0] == obs["color"] for card in obs["hand"])
 
-    def world_seed(self, view, voids, seat):
-        """The seed of this round's world: one the opponent model (:class:`PlayLog`) accepts, drawn by
+    def draw_world(self, view, voids, seat):
+        """This round's world and its seed: one the opponent model (:class:`PlayLog`) accepts, drawn by
         rejection (at most :data:`MODEL_TRIES` draws; then the last)."""
         seed = self.rng.getrandbits(62)
+        world = self.sample(view, seed, voids)
         log = self.log
         if not self.opponent_model or log is None or not any(log.plays):
-            return seed
+            return seed, world
         for _ in range(MODEL_TRIES - 1):
-            if self.rng.random() < log.likelihood(self.sample(view, seed, voids), seat):
+            if self.rng.random() < log.likelihood(world, seat):
                 break
             seed = self.rng.getrandbits(62)
-        return seed
+            world = self.sample(view, seed, voids)
+        return seed, world
 
     def search(self, view, options, seat, seconds, prior=0):
         """The option with the best average playout result over sampled worlds, unless it does not beat
@@ -437,10 +440,10 @@ class SearchBot(Strategist):
         limit = max(MIN_ROUNDS, (self.sims or 0) // k) if seconds is None else None
         voids = self.tracker.voids if self.tracker is not None else None
         while True:
-            seed = self.world_seed(view, voids, seat)
+            seed, sampled = self.draw_world(view, voids, seat)
             values = []
             for action in options:
-                world = self.sample(view, seed, voids)
+                world = sampled.copy()  # every option from the same world
                 hand_no = world.hand_no
                 before = list(world.scores) if self.by_points else None
                 world.apply(action, seat)

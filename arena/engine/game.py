@@ -134,6 +134,7 @@ class Game:
         deck: list[str] | None = None,
         dealer: int | None = None,
         _state: dict[str, Any] | None = None,
+        _copy_of: Game | None = None,
     ) -> None:
         if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
             raise ArenaError(
@@ -145,14 +146,20 @@ class Game:
         self.n: Final = players
         self.seed: Final = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.rng = random.Random(self.seed)
-        self.explicit_deck: Final = list(deck) if deck is not None else None
+        if _copy_of is not None:
+            self.rng.setstate(_copy_of.rng.getstate())
+            deck = _copy_of.explicit_deck
+            dealer = _copy_of.explicit_dealer
+        self.explicit_deck: Final[list[str] | None] = list(deck) if deck is not None else None
         restricted, standard_deck = _rule_tables(rules)
         cards: list[int] | tuple[int, ...]
-        if _state is not None:
+        if _copy_of is not None:
+            cards = _copy_of._cards  # never changed: shared
+        elif _state is not None:
             cards = list(_state["cards"])
         else:
             cards = parse_cards(deck) if deck is not None else standard_deck
-        self._cards = cards
+        self._cards: list[int] | tuple[int, ...] = cards
         if len(self._cards) <= rules.hand_size * players:
             raise ArenaError(
                 f"a deck of {len(self._cards)} cards cannot deal {rules.hand_size} to {players} players"
@@ -160,12 +167,14 @@ class Game:
         self.scores = [0] * players
         self.out = [False] * players
         self.hand_no = 0
-        self.explicit_dealer: Final = dealer
+        self.explicit_dealer: Final[int | None] = dealer
         if dealer is not None and not 0 <= dealer < players:
             raise ArenaError(f"dealer {dealer} is not a seat of a {players}-player game")
         if _state is not None:
             dealer = _state["dealer"]
-        self.dealer = self.rng.randrange(players) if dealer is None else dealer
+        elif _copy_of is not None:
+            dealer = _copy_of.dealer
+        self.dealer: int = self.rng.randrange(players) if dealer is None else dealer
         self.history: list[tuple[int, str]] = []
         self.events: list[dict[str, Any]] = []
         self.outcome: Outcome | None = None
@@ -220,7 +229,9 @@ class Game:
         self._hand_event_start = 0
         self.start_position: str | None = None
         """The position the game was set up from (:meth:`from_position`), or None for a dealt game."""
-        if _state is None:
+        if _copy_of is not None:
+            self._copy_state(_copy_of)
+        elif _state is None:
             self._start_hand()
         else:
             self._load(_state)
@@ -293,6 +304,12 @@ class Game:
         self._legal = None
         self._dispatch(seat, parsed)
         return self.events[start:]
+
+    def copy(self) -> Game:
+        """An independent copy of this game in the same state, its random generator included: it plays on
+        exactly as this game would. A search plays each option in a copy of one sampled world, several
+        times cheaper than sampling the world again."""
+        return Game(self.rules, self.n, self.seed, _copy_of=self)
 
     def default_action(self, seat: int | None = None) -> str:
         """The fixed action a faulted seat takes: pass, keep, take, slap or draw when legal, else the
@@ -397,6 +414,49 @@ class Game:
         from arena.engine.position import decode
 
         return decode(text, seed)
+
+    def _copy_state(self, other: Game) -> None:
+        """Take ``other``'s game state (:meth:`copy`), every list copied: the rules' flags are already
+        set from the same rules, and the generator's state by the constructor."""
+        self.scores = list(other.scores)
+        self.out = list(other.out)
+        self.hand_no = other.hand_no
+        self.history = list(other.history)
+        self.events = list(other.events)  # events are not changed once emitted
+        self.outcome = other.outcome
+        self._eliminated = [list(group) for group in other._eliminated]
+        self._all_in = other._all_in
+        self._away = list(other._away)
+        self.hands = [list(hand) for hand in other.hands]
+        self.draw_pile = list(other.draw_pile)
+        self.discard = list(other.discard)
+        self.colour = other.colour
+        self.top_rank = other.top_rank
+        self.direction = other.direction
+        self.phase = other.phase
+        self.cur = other.cur
+        self.turns = other.turns
+        self.pending = other.pending
+        self.pending_top = other.pending_top
+        self.challenge_from = other.challenge_from
+        self.challenge_guilty = other.challenge_guilty
+        self.challenge_value = other.challenge_value
+        self.drawn = other.drawn
+        self.uno = list(other.uno)
+        self.mercy_out = list(other.mercy_out)
+        self.mercy_points = list(other.mercy_points)
+        self.lost_turns = list(other.lost_turns)
+        self._passes = other._passes
+        self._stage = other._stage
+        self._cont_seat = other._cont_seat
+        self._cont_next = other._cont_next
+        self._catch = other._catch
+        self._offers = list(other._offers)
+        self._slappers = list(other._slappers)
+        self._legal = other._legal  # never changed (legal_actions' contract): shared
+        self._legal_seat = other._legal_seat
+        self._hand_event_start = other._hand_event_start
+        self.start_position = other.start_position
 
     # --- Positions: what arena.engine.position reads and writes -----------------------------------------
 
