@@ -145,9 +145,10 @@ class Game:
         self.rules: Final = rules
         self.n: Final = players
         self.seed: Final = random.SystemRandom().randrange(2**63) if seed is None else seed
-        self.rng = random.Random(self.seed)
+        self._rng: random.Random | None = None  # made from the seed when first used (:attr:`rng`)
         if _copy_of is not None:
-            self.rng.setstate(_copy_of.rng.getstate())
+            if _copy_of._rng is not None:
+                self.rng.setstate(_copy_of._rng.getstate())
             deck = _copy_of.explicit_deck
             dealer = _copy_of.explicit_dealer
         self.explicit_deck: Final[list[str] | None] = list(deck) if deck is not None else None
@@ -237,6 +238,19 @@ class Game:
             self._load(_state)
 
     # --- Public API ----------------------------------------------------------------------------------
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator, seeded by ``seed`` when it is first used: a game set up at a
+        position (a search's world) and its copies pay for seeding one only if they reshuffle."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self.seed)
+        return rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
 
     @property
     def is_over(self) -> bool:
@@ -417,7 +431,7 @@ class Game:
 
     def _copy_state(self, other: Game) -> None:
         """Take ``other``'s game state (:meth:`copy`), every list copied: the rules' flags are already
-        set from the same rules, and the generator's state by the constructor."""
+        set from the same rules, and the generator's state (if it has one yet) by the constructor."""
         self.scores = list(other.scores)
         self.out = list(other.out)
         self.hand_no = other.hand_no

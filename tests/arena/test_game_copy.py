@@ -81,9 +81,11 @@ def test_every_attribute_is_copied_and_no_list_is_shared():
     mine, theirs = vars(game), vars(twin)
     assert mine.keys() == theirs.keys()
     for name, value in mine.items():
-        if name == "rng":
-            assert theirs[name].getstate() == value.getstate()
-            assert theirs[name] is not value
+        if name == "_rng":  # made when first used: both not yet, or equal and not shared
+            assert (theirs[name] is None) == (value is None), name
+            if value is not None:
+                assert theirs[name].getstate() == value.getstate()
+                assert theirs[name] is not value
             continue
         assert theirs[name] == value, name
         if isinstance(value, list) and name != "_legal":
@@ -91,3 +93,20 @@ def test_every_attribute_is_copied_and_no_list_is_shared():
             for i, item in enumerate(value):
                 if isinstance(item, list):
                     assert theirs[name][i] is not item, f"{name}[{i}] is shared"
+
+
+def test_a_world_seeds_its_generator_when_it_first_needs_one_and_plays_as_if_seeded_at_once():
+    """``Game.rng`` is made from the seed when first used, so a search's worlds and their copies pay for
+    seeding only if a playout reshuffles; the games are the same as with the generator made at once."""
+    view = Game(PRESETS["classic"], 3, 7).position(0)
+    lazy = Game.from_position(view, seed=5)
+    assert lazy._rng is None
+    twin = lazy.copy()
+    assert twin._rng is None
+    eager = Game.from_position(view, seed=5)
+    assert eager.rng.getstate() == random.Random(eager.seed).getstate()
+    for game in (lazy, twin, eager):
+        play_on(game, random.Random(9), 3000)
+    assert lazy.rng is not twin.rng
+    assert state(lazy) == state(twin) == state(eager)
+    assert any(event["type"] == "reshuffle" for event in lazy.events)  # the generator was needed
