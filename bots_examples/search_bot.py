@@ -10,12 +10,13 @@ holds :data:`ENDGAME` cards or fewer, it:
 
 1. writes what it sees as a position (``arena.engine.determinize.ViewTracker``: its hand, the discard pile
    it followed from the events, the hand sizes, the pending penalty...);
-2. samples *worlds* consistent with it (``sample_world``: the view loaded by ``Game.from_position`` with a
-   fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile; cards a seat
-   probably lacks, because it drew or played a wild on them, are moved away from it), and keeps a world
-   with the chance that the other seats' plays since they last drew are what a strategist-like player
-   would have played holding the world's hands (:class:`PlayLog`, :func:`model_agrees`; rejection, at
-   most :data:`MODEL_TRIES` draws);
+2. samples *worlds* consistent with it (``deal_world``: the view loaded as ``Game.from_position`` loads
+   it, with a fresh seed, so the unseen cards are dealt at random to the other hands and the draw pile;
+   cards a seat probably lacks, because it drew or played a wild on them, are moved away from it), and
+   keeps a world with the chance that the other seats' plays since they last drew are what a
+   strategist-like player would have played holding the world's hands (:class:`PlayLog`,
+   :func:`model_agrees`; rejection, at most :data:`MODEL_TRIES` draws, each judged by its dealt hands
+   before it is made a game);
 3. for every option, plays it in a copy of the world (``Game.copy``) and finishes the hand with the
    engine's heuristic policy for every seat (the same world and the same random numbers for every
    option), and scores the result: 1 for
@@ -53,7 +54,7 @@ from strategist import WEIGHTS, Strategist  # the fallback policy, in the same f
 from uno_bot import run  # the protocol helper, in the same folder (re-exported for the levels)
 
 from arena.engine.cards import CARDS, COLOURS, parse_card
-from arena.engine.determinize import ViewTracker, sample_world
+from arena.engine.determinize import ViewTracker, deal_world
 from arena.engine.policies import colour_counts, play_hand_out, play_value
 from arena.engine.rules import RuleSet
 
@@ -186,14 +187,14 @@ class PlayLog:
                     (parse_card(event["card"]), tracker.colour, tracker.top_rank, event.get("color"))
                 )
 
-    def likelihood(self, world, me):
-        """How likely the other seats' recent plays are with the world's hands, under the model."""
+    def likelihood(self, hands, me):
+        """How likely the other seats' recent plays are with ``hands`` (a world's), under the model."""
         weight = 1.0
         n = len(self.plays)
         for seat, plays in enumerate(self.plays):
             if seat == me or not plays:
                 continue
-            hand = list(world.hands[seat])
+            hand = list(hands[seat])
             for card, colour, rank, named in reversed(plays):
                 hand.append(card)  # the hand just before this play
                 if not model_agrees(hand, card, colour, rank, named, n):
@@ -400,9 +401,10 @@ class SearchBot(Strategist):
         """What this seat knows, as a position (``None`` when it cannot be written)."""
         return None if self.tracker is None else self.tracker.view(obs)
 
-    def sample(self, view, seed, voids):
-        """One world consistent with ``view`` (:func:`sample_world`)."""
-        return sample_world(view, seed, voids)
+    def deal(self, view, seed, voids):
+        """One world consistent with ``view``, as a deal (:func:`deal_world`): its hands to weigh, its
+        game made when kept."""
+        return deal_world(view, seed, voids)
 
     def bluff(self, action, obs):
         """Whether ``action`` plays a restricted wild draw card while holding the colour in force: the
@@ -415,18 +417,17 @@ class SearchBot(Strategist):
 
     def draw_world(self, view, voids, seat):
         """This round's world and its seed: one the opponent model (:class:`PlayLog`) accepts, drawn by
-        rejection (at most :data:`MODEL_TRIES` draws; then the last)."""
-        seed = self.rng.getrandbits(62)
-        world = self.sample(view, seed, voids)
+        rejection (at most :data:`MODEL_TRIES` draws; then the last). A deal is judged by its hands
+        before it is made a game, so a rejected draw costs its dealing only."""
         log = self.log
-        if not self.opponent_model or log is None or not any(log.plays):
-            return seed, world
-        for _ in range(MODEL_TRIES - 1):
-            if self.rng.random() < log.likelihood(world, seat):
-                break
-            seed = self.rng.getrandbits(62)
-            world = self.sample(view, seed, voids)
-        return seed, world
+        if self.opponent_model and log is not None and any(log.plays):
+            for _ in range(MODEL_TRIES - 1):
+                seed = self.rng.getrandbits(62)
+                deal = self.deal(view, seed, voids)
+                if self.rng.random() < log.likelihood(deal.hands, seat):
+                    return seed, deal.game()
+        seed = self.rng.getrandbits(62)
+        return seed, self.deal(view, seed, voids).game()
 
     def search(self, view, options, seat, seconds, prior=0):
         """The option with the best average playout result over sampled worlds, unless it does not beat

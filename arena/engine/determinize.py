@@ -3,8 +3,8 @@
 A bot sees its observation and the public events (docs/protocol.md), never a :class:`Game`.
 :class:`ViewTracker` follows one seat's events and, with the current observation, writes that seat's view
 in the position notation (docs/position.md): exactly the line ``game.position(seat)`` would give in the
-phases a bot searches (``turn`` and ``drawn``). :func:`sample_world` loads that view with
-:meth:`Game.from_position` (the one code path that sets up a game at a position), so every sampled world
+phases a bot searches (``turn`` and ``drawn``). :func:`deal_world` loads that view as
+:meth:`Game.from_position` does (the one code path that sets up a game at a position), so every sampled world
 holds the seat's own hand and every public card where the seat saw them, and the hidden places (the other
 hands, the draw pile, a discard pile emptied by a reshuffle) hold exactly the cards the seat has not seen.
 
@@ -12,10 +12,12 @@ On top of the view, the tracker keeps *voids*: after a seat drew on its turn (an
 or drew on a penalty it could not stack), the colour in force, the rank on top and every wild are marked
 as probably absent from that seat's hand (a wild always plays); after a seat played a wild, the colour in
 force and the rank on top before it are (players keep wilds for when nothing else plays).
-:func:`sample_world` moves such cards, when the sample dealt them to that seat, into the draw pile in
-exchange for cards of other kinds (the seat may have drawn although it could play, or played a wild
+:func:`deal_world` moves such cards, when the sample dealt them to that seat, into random places of the
+draw pile in exchange for cards of other kinds (the seat may have drawn although it could play, or played a wild
 although it held the colour, so this is a likelihood hint, not a hard fact; a void is forgotten when the
-seat takes new cards or hands are exchanged).
+seat takes new cards or hands are exchanged). A :class:`Deal` is the sample before it is made a game: a
+search weighs its hands (an opponent model) and builds only the worlds it keeps (:func:`sample_world` is
+both steps).
 """
 
 from __future__ import annotations
@@ -184,29 +186,72 @@ def _lacked(voids: frozenset[tuple[int, str]]) -> frozenset[int]:
     )
 
 
+class Deal:
+    """One sample of a view's hidden cards (:func:`deal_world`) before it is made a game: a search can
+    weigh its :attr:`hands` (an opponent model) and pay for :meth:`game` only for the deals it keeps."""
+
+    __slots__ = ("_built", "_reading", "_seed", "_state", "hands")
+
+    def __init__(self, reading: Reading | None, state: dict[str, Any] | None, seed: int) -> None:
+        self._reading = reading
+        self._state = state
+        self._seed = seed
+        self._built: Game | None = None
+        self.hands: list[list[int]] = state["hands"] if state is not None else []
+        """Every seat's hand (card ids; the dealt ones in dealing order, not sorted)."""
+
+    @classmethod
+    def of(cls, game: Game) -> Deal:
+        """A world already made, as a deal (its hands are the game's)."""
+        deal = cls(None, None, game.seed)
+        deal._built = game
+        deal.hands = game.hands
+        return deal
+
+    def game(self) -> Game:
+        """The world: the view's game with these hands (built once)."""
+        if self._built is None:
+            assert self._reading is not None  # only Deal.of leaves these unset, and it sets _built
+            assert self._state is not None
+            self._built = self._reading.build(self._state, self._seed)
+        return self._built
+
+
+def deal_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None = None) -> Deal:
+    """The hidden cards of ``view`` (a seat's view, see :meth:`ViewTracker.view`) dealt as
+    :meth:`Game.from_position` deals them with ``seed`` (the view read once per view, so a world costs its
+    dealing only); then, for each wholly hidden hand with ``voids``, cards the deal gave it that it
+    probably lacks are exchanged with draw-pile cards it may hold, drawn at random by the same seed. The
+    exchange keeps every hand's size and every card's count."""
+    reading = _reading(view)
+    st = reading.deal(seed)
+    pile = st["pile"]
+    if voids and any(voids) and pile and st["phase"] in SEARCHED_PHASES:
+        draw = random.Random(seed).random
+        shown = reading.hands
+        for s, seat_voids in enumerate(voids):
+            if not seat_voids or not shown[s] or max(shown[s]) >= 0:
+                continue  # no voids, or a hand the view shows (at least in part): not the deal's to change
+            lacked = _lacked(frozenset(seat_voids))
+            hand = st["hands"][s]
+            if lacked.isdisjoint(hand):
+                continue
+            spare = [i for i, card in enumerate(pile) if card not in lacked]
+            for h, card in enumerate(hand):
+                if not spare:
+                    break
+                if card in lacked:
+                    # A spare place drawn uniformly without replacement (what shuffling them all and
+                    # taking them in turn gives, for the few a hand needs): swapped with the last, popped.
+                    j = int(draw() * len(spare))
+                    p = spare[j]
+                    spare[j] = spare[-1]
+                    spare.pop()
+                    hand[h], pile[p] = pile[p], card
+    return Deal(reading, st, seed)
+
+
 def sample_world(view: str, seed: int, voids: list[set[tuple[int, str]]] | None = None) -> Game:
-    """A complete game consistent with ``view`` (a seat's view, see :meth:`ViewTracker.view`): the view
-    loaded as :meth:`Game.from_position` loads it with ``seed`` (read once per view, so a world costs its
-    dealing only; the world's ``start_position`` is not written); then, for each seat with ``voids``,
-    cards the sample dealt to it that it probably lacks are exchanged with draw-pile cards it may hold
-    (shuffled by the same seed). The exchange keeps every hand's size and every card's count."""
-    game = _reading(view).game(seed)
-    if not voids or not any(voids) or not game.draw_pile or (game.phase != 0 and game.phase != 1):
-        return game
-    rng = random.Random(seed)
-    pile = game.draw_pile
-    for s, seat_voids in enumerate(voids):
-        if not seat_voids or s in game.to_move:
-            continue
-        lacked = _lacked(frozenset(seat_voids))
-        hand = game.hands[s]
-        spare = [i for i, card in enumerate(pile) if card not in lacked]
-        rng.shuffle(spare)
-        for h, card in enumerate(hand):
-            if not spare:
-                break
-            if card in lacked:
-                p = spare.pop()
-                hand[h], pile[p] = pile[p], card
-        hand.sort()
-    return game
+    """A complete game consistent with ``view``: the world of :func:`deal_world` (its ``start_position``
+    is not written)."""
+    return deal_world(view, seed, voids).game()

@@ -199,10 +199,23 @@ class Reading:
         self._state = state
         self._unknown = unknown
 
+    @property
+    def hands(self) -> list[list[int]]:
+        """Every seat's hand as the position shows it (card ids, -1 for each hidden card; not to be
+        changed)."""
+        hands: list[list[int]] = self._state["hands"]
+        return hands
+
     def game(self, seed: int = 0) -> Game:
         """A new game at this position, the hidden places filled from ``seed`` as :func:`decode` fills
         them (its ``start_position`` is not written: :func:`decode` writes it)."""
-        from arena.engine.game import Game, shuffle
+        return self.build(self.deal(seed), seed)
+
+    def deal(self, seed: int = 0) -> dict[str, Any]:
+        """The position's state with its hidden places filled from ``seed`` (hands unsorted, the draw
+        pile in the game's order, the next card to draw last), not yet checked or made a game: a search
+        may look at the dealt hands, change them, or drop the deal before paying for :meth:`build`."""
+        from arena.engine.game import shuffle
 
         if type(seed) is not int:
             raise PositionError(f"a seed is an integer, not {seed!r}")
@@ -226,6 +239,13 @@ class Reading:
                     continue
                 dealt += hidden
         st.update(hands=hands, discard=discard, pile=pile[::-1])
+        return st
+
+    def build(self, st: dict[str, Any], seed: int = 0) -> Game:
+        """The game of a state :meth:`deal` gave (its cards moved between hidden places at most), with
+        ``seed`` for the game's own random numbers."""
+        from arena.engine.game import Game
+
         _check_tables(st, self._rules, self._n)
         try:
             game = Game(self._rules, self._n, seed, _state=st)

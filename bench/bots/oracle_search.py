@@ -21,6 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from arena.engine.cards import CARDS
+from arena.engine.determinize import Deal, deal_world
 from arena.engine.game import Game
 from arena.play.inprocess import load_bot_module
 
@@ -30,13 +31,22 @@ ENDGAME: int = _search.ENDGAME
 
 
 class Watching:
-    """A bench bot that is handed the live game (``play_local(on_deal=...)``, :func:`bench.lineup.watch_all`)."""
+    """A bench bot that is handed the live game (``play_local(on_deal=...)``, :func:`bench.lineup.watch_all`)
+    and makes each world of its search as a whole game (:meth:`sample`)."""
 
     game: Game | None = None
 
     def watch(self, game: Game) -> None:
         """The live game this bot plays in."""
         self.game = game
+
+    def sample(self, view: str, seed: int, voids: object) -> Game:
+        """One world of the search, made whole."""
+        raise NotImplementedError
+
+    def deal(self, view: str, seed: int, voids: object) -> Deal:
+        """The search bot's hook: :meth:`sample`'s world, as a deal (the opponent model weighs its hands)."""
+        return Deal.of(self.sample(view, seed, voids))
 
 
 class OracleSearch(Watching, _search.SearchBot):  # type: ignore[name-defined]
@@ -74,7 +84,7 @@ class ThreatOracle(Watching, _search.SearchBot):  # type: ignore[name-defined]
     def sample(self, view: str, seed: int, voids: object) -> Game:
         """A sampled world with the threat's true hand: its true cards are exchanged with the ones the
         sample dealt it, wherever the sample put them (another hand or the draw pile)."""
-        world: Game = super().sample(view, seed, voids)
+        world = deal_world(view, seed, voids).game()  # type: ignore[arg-type]
         live = self.game
         if live is None:
             return world

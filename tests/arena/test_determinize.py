@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.engine.cards import parse_card
-from arena.engine.determinize import SEARCHED_PHASES, ViewTracker, sample_world
+from arena.engine.determinize import SEARCHED_PHASES, Deal, ViewTracker, deal_world, sample_world
 from arena.engine.game import Game, redact
 from arena.engine.rules import PRESETS
 
@@ -90,3 +90,54 @@ def test_a_seat_that_drew_lacks_the_colour_the_rank_and_every_wild_and_a_wild_pl
     assert tracker.voids[0] == {(3, "")}  # a wild on top matches by colour only
     tracker.on_event({"type": "draw", "seat": 1, "reason": "penalty", "count": 4})
     assert tracker.voids[1] == set()  # new cards: nothing known
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(PRESET_NAMES), st.integers(2, 6), st.integers(0, 10**6), st.integers(0, 2**62))
+def test_a_deals_hands_are_its_worlds_and_its_world_is_the_sampled_one(
+    name: str, players: int, seed: int, world_seed: int
+) -> None:
+    """What a search weighs before it builds a world (the deal's hands) is the world it then plays."""
+    for game, seat, tracker in random_game_views(name, players, seed, steps=60):
+        view = tracker.view(game.observation(seat))
+        assert view is not None
+        deal = deal_world(view, world_seed, tracker.voids)
+        hands = [sorted(h) for h in deal.hands]
+        world = deal.game()
+        assert world.hands == hands
+        assert deal.game() is world  # built once
+        assert world.position() == sample_world(view, world_seed, tracker.voids).position()
+        made = Deal.of(world)
+        assert made.hands is world.hands
+        assert made.game() is world
+
+
+def _red_view() -> tuple[str, list[set[tuple[int, str]]]]:
+    """A heads-up view of seat 0 with seat 1 marked as lacking red."""
+    rules = PRESETS["classic"]
+    for seed in range(100):
+        game = Game(rules, 2, seed)
+        if game.to_move == (0,) and game.phase == 0:
+            tracker = ViewTracker(rules, 0, 2)
+            for event in game.events:
+                tracker.on_event(redact(event, 0))
+            tracker.voids[1] = {(0, "")}
+            view = tracker.view(game.observation(0))
+            assert view is not None
+            return view, tracker.voids
+    raise AssertionError("no deal where seat 0 starts")
+
+
+def test_the_cards_a_seat_lacks_go_to_random_places_of_the_pile() -> None:
+    """The exchanged cards take places drawn at random among the pile's spare ones, not those at one end
+    (which would hand them back at the next draws, or never): red cards sit in the pile, on average, at
+    its middle."""
+    view, voids = _red_view()
+    red = {parse_card(f"R{r}") for r in "0123456789"} | {parse_card(c) for c in ("RS", "RR", "RD2")}
+    places = []
+    for world_seed in range(400):
+        world = sample_world(view, world_seed, voids)
+        pile = world.draw_pile
+        assert not red & set(world.hands[1])
+        places += [i / (len(pile) - 1) for i, card in enumerate(pile) if card in red]
+    assert abs(sum(places) / len(places) - 0.5) < 0.015  # 0.5447 when they take the places next drawn

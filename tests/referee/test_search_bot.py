@@ -8,7 +8,6 @@ import io
 import time
 import zipfile
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -144,7 +143,7 @@ def test_going_out_is_worth_a_won_hand_in_games_of_one_or_several_hands(scoring:
     view = GOING_OUT.replace("rules:classic", f"rules:classic,scoring={scoring}")
     rng = SEARCH.random.Random(1)
     for seed in range(5):
-        world = SEARCH.sample_world(view, seed)
+        world = SEARCH.deal_world(view, seed).game()
         hand_no = world.hand_no
         world.apply("R0", 0)
         assert SEARCH.playout(world, 0, rng, hand_no) == 1.0
@@ -156,7 +155,7 @@ def test_in_a_game_to_500_a_hand_is_worth_its_points_and_the_last_hand_the_game(
     rng = SEARCH.random.Random(2)
     for scores, expected_game_won in (("0,0", False), ("490,0", True)):
         view = GOING_OUT.replace("scores:0,0", f"scores:{scores}")
-        world = SEARCH.sample_world(view, 3)
+        world = SEARCH.deal_world(view, 3).game()
         before = list(world.scores)
         world.apply("R0", 0)
         value = SEARCH.playout(world, 0, rng, 1, before)
@@ -431,7 +430,7 @@ def _play_with_log(seed: int, players: int = 2) -> list[float]:
         seen = len(game.events)
         mover = game.to_move[0]
         if mover == 0 and any(log.plays[1:]):
-            found.append(log.likelihood(game, 0))
+            found.append(log.likelihood(game.hands, 0))
         game.apply(heuristic_policy(game, mover, game.legal_actions(mover), rng), mover)
     return found
 
@@ -455,17 +454,17 @@ def test_hands_unlike_the_plays_are_doubted() -> None:
     class Tracker:
         colour, top_rank = 0, "7"  # a red 7 on top
 
-    world = SimpleNamespace(hands=[_ids("B1"), _ids("R2", "R1")])
+    hands = [_ids("B1"), _ids("R2", "R1")]
     log.on_event({"type": "play", "seat": 1, "card": "R5"}, Tracker())
     log.on_event({"type": "play", "seat": 1, "card": "W", "color": "G"}, Tracker())
     # Holding R2 and R1: R5 was its best red, but naming green with two reds left was not like it.
-    assert log.likelihood(world, 0) == pytest.approx(SEARCH.MODEL_MISS)
+    assert log.likelihood(hands, 0) == pytest.approx(SEARCH.MODEL_MISS)
     # Holding four yellows with a Y7 it could have followed the rank with: R5 was unlike it, and so was
     # naming green.
-    world.hands = [_ids("B1"), _ids("Y1", "Y2", "Y3", "Y7")]
-    assert log.likelihood(world, 0) == pytest.approx(SEARCH.MODEL_MISS**2)
-    assert log.likelihood(world, 1) == 1.0  # a seat's own plays are not weighed
+    hands = [_ids("B1"), _ids("Y1", "Y2", "Y3", "Y7")]
+    assert log.likelihood(hands, 0) == pytest.approx(SEARCH.MODEL_MISS**2)
+    assert log.likelihood(hands, 1) == 1.0  # a seat's own plays are not weighed
     log.on_event({"type": "draw", "seat": 1, "count": 1}, Tracker())
-    assert log.likelihood(world, 0) == 1.0  # its hand changed: the plays before say nothing now
+    assert log.likelihood(hands, 0) == 1.0  # its hand changed: the plays before say nothing now
     log.on_event({"type": "play", "seat": 1, "card": "R5"}, Tracker())  # the drawn card: no choice
     assert log.plays[1] == []
