@@ -188,8 +188,9 @@ def decode(text: str, seed: int = 0) -> Game:
 
 class Reading:
     """A position read and checked once, its hidden cards not yet dealt: :meth:`game` deals them from a
-    seed. A search that loads one view under many seeds reads it once (``determinize.sample_world``),
-    which is most of the cost of a world: the text, the rules and the card counts are not read again."""
+    seed (:meth:`deal`, then :meth:`build`). A search that loads one view under many seeds reads it once
+    (``determinize.deal_world``), which is most of the cost of a world: the text, the rules and the card
+    counts are not read again."""
 
     __slots__ = ("_n", "_rules", "_state", "_unknown")
 
