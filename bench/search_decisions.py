@@ -68,15 +68,14 @@ def measure(root: Path) -> list[Cell]:
     bot.SearchBot.search = timed_search
     load = lineup.load_bot_module
     lineup.load_bot_module = lambda path: bot if path.name == "search_bot.py" else load(path)
+    compiled = _accel.fresh_build()  # one checkout, one build: asked once
     out: list[Cell] = []
     for spec, players, playouts, deals in CELLS:
         spent.update(searches=0.0, seconds=0.0)
         wins, games = strength.cell_chunk(spec, players, f"search:{playouts}", "strategist", range(deals))
         searches = int(spent["searches"])
         seconds = spent["seconds"]
-        out.append(
-            Cell(wins=wins, games=games, searches=searches, seconds=seconds, compiled=_accel.fresh_build())
-        )
+        out.append(Cell(wins=wins, games=games, searches=searches, seconds=seconds, compiled=compiled))
     return out
 
 
