@@ -11,8 +11,8 @@ differ only where their choices do (common random numbers). The search tries eac
 one step down, keeps a change that raises the score, and halves a weight's step when neither helps.
 
 A search on fixed deals overfits them. ``--check`` games per cell on *other* deals (seeds from 1,000,000)
-then compare the result with the strategist, cell by cell with 95% intervals: only that comparison
-measures anything. ``--start search`` starts from the search bot's weights for the first ``--players``
+then compare the result with the weights it started from and with the strategist, cell by cell with
+95% intervals: only that comparison measures anything. ``--start search`` starts from the search bot's weights for the first ``--players``
 (``search_bot.policy_for``: ``POLICY`` heads-up, ``POLICY_TABLE`` at three seats or more).
 ``--keys`` searches only the weights named. The weights found print as a dict, to be pasted where
 they are used.
@@ -178,17 +178,20 @@ def main() -> None:
         print({k: v for k, v in weights.items() if v != start[k]})
         print("POLICY =", weights)
         if args.check:
-            found = play_cells(pool, weights, cells, args.check, 1_000_000, args.jobs)
-            before = play_cells(pool, base, cells, args.check, 1_000_000, args.jobs)
+            columns = [("tuned", weights), ("start", start), ("strategist", base)]
+            results = [play_cells(pool, w, cells, args.check, 1_000_000, args.jobs) for _, w in columns]
             print(
-                "\n| rules | players | opponents | games | tuned | 95% interval | strategist | 95% interval |"
+                "\n| rules | players | opponents | games | "
+                + " | ".join(f"{name} | 95% interval" for name, _ in columns)
+                + " |"
             )
-            print("|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|" + "---|---|" * len(columns))
             for cell in cells:
                 spec, players, opponent = cell
                 against = opponent + (f" (×{players - 1})" if players > 2 else "")
-                row = [spec, str(players), against, str(found[cell][1])]
-                for wins, games in (found[cell], before[cell]):
+                row = [spec, str(players), against, str(results[0][cell][1])]
+                for found in results:
+                    wins, games = found[cell]
                     low, high = wilson_interval(wins, games)
                     row += [f"{wins / games:.1%}", f"{low:.1%}–{high:.1%}"]
                 print("| " + " | ".join(row) + " |")
