@@ -179,6 +179,8 @@ def main() -> None:
         print("POLICY =", weights)
         if args.check:
             columns = [("tuned", weights), ("start", start), ("strategist", base)]
+            if start == base:
+                del columns[1]  # started from the strategist: one column says it
             results = [play_cells(pool, w, cells, args.check, 1_000_000, args.jobs) for _, w in columns]
             print(
                 "\n| rules | players | opponents | games | "
