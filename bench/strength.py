@@ -47,7 +47,7 @@ from arena.engine.rules import parse_rules
 from arena.play.inprocess import play_local
 from arena.play.referee import MatchSettings
 from arena.ratings.fit import fit_ratings
-from arena.ratings.stats import wilson_interval
+from arena.ratings.stats import paired_difference, wilson_interval
 from bench.lineup import ORACLES, make, watch_all
 
 
@@ -68,10 +68,40 @@ def ladder_limits(players: int) -> dict[str, Any]:
     return MatchSettings(game_time=MATCH_THINKING / players).limits()
 
 
+def cell_shares(spec: str, players: int, hero: str, opponent: str, deals: range) -> list[float]:
+    """The hero's wins on each of ``deals`` (:func:`duplicate_shares`), with the ladder's limits announced
+    (:func:`ladder_limits`)."""
+    return duplicate_shares(spec, players, partial(make, hero), opponent, deals, ladder_limits(players))
+
+
 def cell_chunk(spec: str, players: int, hero: str, opponent: str, deals: range) -> tuple[float, int]:
-    """The hero's wins and games over ``deals``, each deal played with the hero in every seat, with the
-    ladder's limits announced (:func:`ladder_limits`)."""
-    return duplicate_chunk(spec, players, partial(make, hero), opponent, deals, ladder_limits(players))
+    """The hero's wins and games over ``deals`` (:func:`cell_shares`)."""
+    shares = cell_shares(spec, players, hero, opponent, deals)
+    return sum(shares), len(shares) * players
+
+
+def duplicate_shares(
+    spec: str,
+    players: int,
+    hero: Callable[[], Any],
+    opponent: str,
+    deals: range,
+    limits: dict[str, Any] | None = None,
+) -> list[float]:
+    """Per deal, the wins of the bots ``hero()`` makes (0 to ``players``), the deal played once with one in
+    every seat against copies of ``opponent``, with ``limits`` announced in ``hello``."""
+    rules = parse_rules(spec)
+    shares = []
+    for deal in deals:
+        wins = 0.0
+        for seat in range(players):
+            bots = [make(opponent, deal * 10 + s) for s in range(players)]
+            bots[seat] = hero()
+            game = play_local(rules, bots, seed=deal, limits=limits, on_deal=watch_all(bots))
+            assert game.outcome is not None
+            wins += first_share(game.outcome.places, seat)
+        shares.append(wins)
+    return shares
 
 
 def duplicate_chunk(
@@ -82,20 +112,9 @@ def duplicate_chunk(
     deals: range,
     limits: dict[str, Any] | None = None,
 ) -> tuple[float, int]:
-    """Wins and games of the bots ``hero()`` makes over ``deals``, each deal played with one in every
-    seat against copies of ``opponent``, with ``limits`` announced in ``hello``."""
-    rules = parse_rules(spec)
-    wins = 0.0
-    games = 0
-    for deal in deals:
-        for seat in range(players):
-            bots = [make(opponent, deal * 10 + s) for s in range(players)]
-            bots[seat] = hero()
-            game = play_local(rules, bots, seed=deal, limits=limits, on_deal=watch_all(bots))
-            assert game.outcome is not None
-            wins += first_share(game.outcome.places, seat)
-            games += 1
-    return wins, games
+    """Wins and games of :func:`duplicate_shares`."""
+    shares = duplicate_shares(spec, players, hero, opponent, deals, limits)
+    return sum(shares), len(shares) * players
 
 
 class Timed:
@@ -151,34 +170,47 @@ def chunks(total: int, jobs: int, first: int = 0) -> list[range]:
 
 
 def win_rates(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
-    """The win-rate table."""
+    """The win-rate table (with ``--baseline``, the baseline's wins on the same deals beside the hero's
+    and the paired difference)."""
     hero = f"search:{args.budget}" if args.hero == "search" else args.hero
     about = f"the search bot at {args.budget} playouts per decision" if args.hero == "search" else args.hero
     oracle = ORACLES.get(args.hero.partition(":")[0])
     if oracle:
         about += f" ({oracle}: a diagnostic, not a bot)"
     print(f"{about}, duplicate deals (its seat rotates over each deal)\n")
-    print(f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |")
-    print("|---|---|---|---|---|---|---|---|")
+    header = (
+        f"| rules | players | opponents | games | {args.hero} wins | 95% interval | fair share | seconds |"
+    )
+    if args.baseline:
+        header += f" {args.baseline} | difference | 95% interval (paired by deal) |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
     for spec in args.presets.split(";"):
         for players in (int(p) for p in args.players.split(",")):
             for opponent in args.opponents.split(","):
                 started = time.perf_counter()
                 deals = -(-args.games // players)
-                futures = [
-                    pool.submit(cell_chunk, spec, players, hero, opponent, part)
-                    for part in chunks(deals, args.jobs, args.first_deal)
-                ]
-                wins = sum(f.result()[0] for f in futures)
-                games = sum(f.result()[1] for f in futures)
+                parts = chunks(deals, args.jobs, args.first_deal)
+                futures = [pool.submit(cell_shares, spec, players, hero, opponent, part) for part in parts]
+                if args.baseline:
+                    against = [
+                        pool.submit(cell_shares, spec, players, args.baseline, opponent, part)
+                        for part in parts
+                    ]
+                shares = [x for f in futures for x in f.result()]
+                seconds = time.perf_counter() - started
+                wins, games = sum(shares), len(shares) * players
                 low, high = wilson_interval(wins, games)
                 shown = opponent if players == 2 else f"{opponent} (×{players - 1})"
-                print(
+                row = (
                     f"| {spec} | {players} | {shown} | {games} | {100 * wins / games:.1f}% "
-                    f"| {100 * low:.1f}–{100 * high:.1f}% | {100 / players:.0f}% "
-                    f"| {time.perf_counter() - started:.0f} |",
-                    flush=True,
+                    f"| {100 * low:.1f}–{100 * high:.1f}% | {100 / players:.0f}% | {seconds:.0f} |"
                 )
+                if args.baseline:
+                    base = [x for f in against for x in f.result()]
+                    mean, low, high = (100 * x / players for x in paired_difference(shares, base))
+                    row += f" {100 * sum(base) / games:.1f}% | {mean:+.1f} | {low:+.1f} to {high:+.1f} |"
+                print(row, flush=True)
 
 
 def elo(args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
@@ -226,6 +258,9 @@ def main() -> None:
     parser.add_argument("--opponents", default="strategist,rlcard,greedy,random")
     parser.add_argument("--budget", type=int, default=100, help="the search bot's playouts per decision")
     parser.add_argument("--hero", default="search", help="the bot measured (search, or a lineup name)")
+    parser.add_argument(
+        "--baseline", default="", help="a lineup name played on the same deals, for a paired difference"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
         "--first-deal",

@@ -285,6 +285,34 @@ def test_a_benchmark_run_splits_exactly_its_deals_among_the_workers() -> None:
     splits_exactly()
 
 
+def test_a_baseline_is_paired_with_the_hero_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench/strength.py's ``--baseline``: the same deals give the same wins deal by deal (the bots and
+    the deals are deterministic), so a bot against itself differs by exactly nothing, and the table says
+    so beside the hero's row."""
+    strength = load_bot_module(ROOT / "bench" / "strength.py")
+    shares = strength.cell_shares("classic-single", 2, "strategist", "greedy", range(4))
+    assert len(shares) == 4
+    assert all(0 <= share <= 2 for share in shares)
+    assert strength.cell_shares("classic-single", 2, "strategist", "greedy", range(4)) == shares
+    assert strength.cell_chunk("classic-single", 2, "strategist", "greedy", range(4)) == (sum(shares), 8)
+    args = strength.argparse.Namespace(
+        hero="strategist",
+        baseline="strategist",
+        budget=0,
+        presets="classic-single",
+        players="2",
+        opponents="greedy",
+        games=8,
+        jobs=1,
+        first_deal=0,
+    )
+    with strength.ProcessPoolExecutor(1) as pool:
+        strength.win_rates(args, pool)
+    row = capsys.readouterr().out.strip().splitlines()[-1].split("|")
+    assert row[5].strip() == row[9].strip() == f"{100 * sum(shares) / 8:.1f}%"
+    assert row[10:12] == [" +0.0 ", " +0.0 to +0.0 "]
+
+
 def test_the_oracle_searches_the_true_hands_with_the_pile_reshuffled() -> None:
     """bench/bots/oracle_search.py (the ceiling diagnostic): each world it searches holds every seat's true
     hand, and the true draw pile in another order (in the true order for ``oracle-pile``)."""
