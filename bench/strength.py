@@ -104,19 +104,6 @@ def duplicate_shares(
     return shares
 
 
-def duplicate_chunk(
-    spec: str,
-    players: int,
-    hero: Callable[[], Any],
-    opponent: str,
-    deals: range,
-    limits: dict[str, Any] | None = None,
-) -> tuple[float, int]:
-    """Wins and games of :func:`duplicate_shares`."""
-    shares = duplicate_shares(spec, players, hero, opponent, deals, limits)
-    return sum(shares), len(shares) * players
-
-
 class Timed:
     """Wraps a bot to time its decisions."""
 

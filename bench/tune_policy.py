@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.play.inprocess import load_bot_module
 from arena.ratings.stats import wilson_interval
 from bench.lineup import EXAMPLES, strategist_with
-from bench.strength import chunks, duplicate_chunk
+from bench.strength import chunks, duplicate_shares
 
 STEPS = {
     "points": 0.05,
@@ -90,7 +90,7 @@ def play_cells(
         deals = -(-games // players)
         futures[cell] = [
             pool.submit(
-                duplicate_chunk,
+                duplicate_shares,
                 spec,
                 players,
                 partial(strategist_with, weights),
@@ -101,8 +101,8 @@ def play_cells(
         ]
     out = {}
     for cell, parts in futures.items():
-        results = [f.result() for f in parts]
-        out[cell] = (sum(r[0] for r in results), sum(r[1] for r in results))
+        shares = [share for f in parts for share in f.result()]
+        out[cell] = (sum(shares), len(shares) * cell[1])
     return out
 
 
