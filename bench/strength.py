@@ -75,7 +75,8 @@ def cell_shares(spec: str, players: int, hero: str, opponent: str, deals: range)
 
 
 def cell_chunk(spec: str, players: int, hero: str, opponent: str, deals: range) -> tuple[float, int]:
-    """The hero's wins and games over ``deals`` (:func:`cell_shares`)."""
+    """The hero's wins and games over ``deals`` (:func:`cell_shares`); ``bench/search_decisions.py`` calls
+    it in older checkouts too, which have no :func:`cell_shares`."""
     shares = cell_shares(spec, players, hero, opponent, deals)
     return sum(shares), len(shares) * players
 

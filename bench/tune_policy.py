@@ -12,8 +12,9 @@ one step down, keeps a change that raises the score, and halves a weight's step 
 
 A search on fixed deals overfits them. ``--check`` games per cell on *other* deals (seeds from 1,000,000)
 then compare the result with the weights it started from and with the strategist, cell by cell with
-95% intervals: only that comparison measures anything. ``--start search`` starts from the search bot's weights for the first ``--players``
-(``search_bot.policy_for``: ``POLICY`` heads-up, ``POLICY_TABLE`` at three seats or more).
+95% intervals: only that comparison measures anything. ``--start search`` starts from the search bot's
+weights for the first ``--players`` (``search_bot.policy_for``: ``POLICY`` heads-up, ``POLICY_TABLE`` at
+three seats or more).
 ``--keys`` searches only the weights named. The weights found print as a dict, to be pasted where
 they are used.
 """
@@ -101,8 +102,9 @@ def play_cells(
         ]
     out = {}
     for cell, parts in futures.items():
-        shares = [share for f in parts for share in f.result()]
-        out[cell] = (sum(shares), len(shares) * cell[1])
+        shares = [share for f in parts for share in f.result()]  # per deal, each played in every seat
+        players = cell[1]
+        out[cell] = (sum(shares), len(shares) * players)
     return out
 
 
