@@ -61,7 +61,7 @@ from arena.engine.rules import RuleSet
 POLICY = {
     **WEIGHTS,
     # Found by bench/tune_policy.py heads-up, on one-hand games and games to 500, against strategists and
-    # RLCard's agent (docs/bots.md, "The search bot's own policy"): follow colour less, wilds kept longer,
+    # RLCard's agent (docs/strength.md, "The search bot's own policy"): follow colour less, wilds kept longer,
     # coloured draw cards saved for a threat less, a colour the next seat drew on played into even when it
     # is no threat, a Wild Draw Four challenged less often. Tuned numbers, not reasons (hands_on, which
     # counts at three seats or more only, is left as an earlier run found it).
@@ -93,7 +93,7 @@ endgame and wherever it does not search."""
 POLICY_TABLE = {
     **WEIGHTS,
     # Found by bench/tune_policy.py at four players (one-hand games and games to 500, against strategists
-    # and RLCard's agent; docs/bots.md): the colour held most followed, wilds spent sooner than heads-up,
+    # and RLCard's agent; docs/strength.md): the colour held most followed, wilds spent sooner than heads-up,
     # a threat hit harder, a colour a threat named avoided, a Wild Draw Four challenged less often.
     "points": 0.05,
     "colour": 2.0,
@@ -139,7 +139,7 @@ MIN_ROUNDS = 8
 """Playout rounds needed before the search may overrule the strategist."""
 CONFIDENCE = 3.0
 """Standard errors by which an option must beat the policy's choice to be played instead of it (fewer
-made the search lose games to the tuned policy it overruled: docs/bots.md)."""
+made the search lose games to the tuned policy it overruled: docs/strength.md)."""
 SAFETY = 0.6
 """The share of ``decision_timeout`` a time-budgeted decision may use (the rest covers the referee's
 overhead and the last playout)."""

@@ -6,7 +6,7 @@ position (every hand as it is) with the draw pile reshuffled by the world's seed
 pile's true order too), and it searches every decision with ``N`` playouts (``oracle-end:N``: only where the
 search bot does, once some seat holds ``ENDGAME`` cards or fewer). So it is the search bot with perfect
 inference: what it wins bounds what better inference about the hidden hands could add to the search bot
-(docs/bots.md, "Where the edge is"). ``oracle-threat:N`` is the search bot as it is but for one hand
+(docs/strength.md, "Where the edge is"). ``oracle-threat:N`` is the search bot as it is but for one hand
 known: the other seat with the fewest cards. ``oracle-colours:N`` and ``oracle-ranks:N`` are the endgame
 oracle knowing only the colours (or only the ranks) of the other hands' cards.
 """
