@@ -48,6 +48,7 @@ SEARCH_SETTINGS: dict[str, Callable[[str], Any]] = {
     "endgame": int,
     "confidence": float,
     "opponent_model": lambda text: text in ("1", "true", "on"),
+    "halving": lambda text: text in ("1", "true", "on"),
 }
 """The search bot's attributes a benchmark may set (``search:30,endgame=5``), each with its parser."""
 

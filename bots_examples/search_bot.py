@@ -305,6 +305,8 @@ class SearchBot(Strategist):
     confidence = CONFIDENCE
     opponent_model = True
     """Whether worlds are drawn by the opponent model (:meth:`draw_world`); off, uniformly with the voids."""
+    halving = False
+    """Whether a search spends its budget by sequential halving (:meth:`search`)."""
 
     def __init__(self, sims=None, seconds=None):
         super().__init__()
@@ -432,40 +434,66 @@ class SearchBot(Strategist):
     def search(self, view, options, seat, seconds, prior=0):
         """The option with the best average playout result over sampled worlds, unless it does not beat
         ``options[prior]`` (the strategist's choice) by :data:`CONFIDENCE` standard errors of the paired
-        difference (the same worlds for every option make the differences precise)."""
+        difference (the same worlds for every option make the differences precise).
+
+        With :attr:`halving`, the budget is spent in phases (sequential halving, :func:`phases`): after
+        each, the worse half of the challengers is dropped, so the last challenger and the policy's
+        choice share most of the playouts; without it, every option gets the same rounds."""
         start = time.perf_counter()
         k = len(options)
         diff = [0.0] * k  # sums of (value - value of the prior) per round
         square = [0.0] * k
-        rounds = 0
-        limit = max(MIN_ROUNDS, (self.sims or 0) // k) if seconds is None else None
+        played = [0] * k  # rounds each option took part in
+        alive = list(range(k))
+        plan = phases(k) if self.halving else 1
         voids = self.tracker.voids if self.tracker is not None else None
-        while True:
-            seed, sampled = self.draw_world(view, voids, seat)
-            values = []
-            for action in options:
-                world = sampled.copy()  # every option from the same world
-                hand_no = world.hand_no
-                before = list(world.scores) if self.by_points else None
-                world.apply(action, seat)
-                self.rng_playout.seed(seed)
-                values.append(playout(world, seat, self.rng_playout, hand_no, before))
-            for i in range(k):
-                d = values[i] - values[prior]
-                diff[i] += d
-                square[i] += d * d
-            rounds += 1
-            if limit is not None:
-                if rounds >= limit:
-                    break
-            elif time.perf_counter() - start >= seconds * rounds / (rounds + 1):
-                break  # the next round would likely end past the budget
-        best = max(range(k), key=lambda i: (diff[i], i == prior, -i))
-        mean = diff[best] / rounds
-        variance = max(0.0, square[best] / rounds - mean * mean)
-        if best != prior and rounds >= MIN_ROUNDS and mean > self.confidence * (variance / rounds) ** 0.5:
+        for phase in range(plan):
+            share = (phase + 1) / plan  # of the budget spent by the end of this phase
+            rounds = 0
+            if seconds is None:  # this phase's share of the playouts left, and at least a round
+                left = (self.sims or 0) - sum(played)
+                limit = max(MIN_ROUNDS if phase == 0 else 1, left // (plan - phase) // len(alive))
+            while True:
+                seed, sampled = self.draw_world(view, voids, seat)
+                values = {}
+                for i in alive:
+                    world = sampled.copy()  # every option from the same world
+                    hand_no = world.hand_no
+                    before = list(world.scores) if self.by_points else None
+                    world.apply(options[i], seat)
+                    self.rng_playout.seed(seed)
+                    values[i] = playout(world, seat, self.rng_playout, hand_no, before)
+                for i in alive:
+                    d = values[i] - values[prior]
+                    diff[i] += d
+                    square[i] += d * d
+                    played[i] += 1
+                rounds += 1
+                if seconds is None:
+                    if rounds >= limit:
+                        break
+                elif time.perf_counter() - start >= seconds * share * played[prior] / (played[prior] + 1):
+                    break  # the next round would likely end past this phase's share of the budget
+            challengers = sorted((i for i in alive if i != prior), key=lambda i: -diff[i] / played[i])
+            alive = sorted([*challengers[: (len(challengers) + 1) // 2], prior])
+        best = max(alive, key=lambda i: (diff[i] / played[i], i == prior, -i))
+        n = played[best]
+        mean = diff[best] / n
+        variance = max(0.0, square[best] / n - mean * mean)
+        if best != prior and n >= MIN_ROUNDS and mean > self.confidence * (variance / n) ** 0.5:
             return options[best]
         return options[prior]
+
+
+def phases(k):
+    """How many phases sequential halving takes over ``k`` options, one of them the policy's choice that
+    is never dropped: the challengers are halved (rounding up) until one is left, and that one gets a
+    phase of its own against the policy's choice (``k`` = 2: one phase, 3: two, 4 or 5: three)."""
+    count, challengers = 1, k - 1
+    while challengers > 1:
+        challengers = (challengers + 1) // 2
+        count += 1
+    return count
 
 
 if __name__ == "__main__":

@@ -170,6 +170,81 @@ def test_in_a_game_to_500_a_hand_is_worth_its_points_and_the_last_hand_the_game(
             assert 0.5 < value < 1.0
 
 
+# Seat 0 holds R0, R5 and a red Skip on a red pile: four options with the draw.
+THREE_REDS = (
+    GOING_OUT.replace("hands:R0/#13", "hands:R0,R5,RS/#13")
+    .replace("pile:#65", "pile:#63")
+    .replace(" uno:0", "")
+)
+
+
+def playouts_by_option(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counts the search's playouts per option of :data:`THREE_REDS` (told apart by the hand each leaves)."""
+    counts: dict[str, int] = {}
+    playout = SEARCH.playout
+
+    def counting(world: Any, seat: int, *rest: Any) -> float:
+        hand = [SEARCH.CARDS[c].code for c in world.hands[0]] if world.hands[0] else []
+        option = "draw" if len(hand) == 4 else next(c for c in ("R0", "R5", "RS") if c not in hand)
+        counts[option] = counts.get(option, 0) + 1
+        return float(playout(world, seat, *rest))
+
+    monkeypatch.setattr(SEARCH, "playout", counting)
+    return counts
+
+
+def test_sequential_halving_gives_most_playouts_to_the_last_challenger(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    options = ["draw", "R0", "R5", "RS"]
+    uniform = playouts_by_option(monkeypatch)
+    SEARCH.SearchBot(sims=120).search(THREE_REDS, options, 0, None, prior=0)
+    assert uniform == dict.fromkeys(options, 30)  # every option the same rounds
+    halved = playouts_by_option(monkeypatch)
+    bot = SEARCH.SearchBot(sims=120)
+    bot.halving = True
+    bot.search(THREE_REDS, options, 0, None, prior=0)
+    assert sum(halved.values()) <= 120  # the same budget...
+    assert halved["draw"] == max(halved.values()) > 30  # ...the policy's choice in every round
+    ranked = sorted(halved.values())
+    assert ranked[-2] > 30 > ranked[0]  # the last challenger too; the first dropped after one phase
+
+
+def test_sequential_halving_phases() -> None:
+    # Challengers halved until one is left, which then meets the policy's choice in a phase of its own.
+    assert [SEARCH.phases(k) for k in range(2, 11)] == [1, 2, 3, 3, 4, 4, 4, 4, 5]
+
+
+@settings(max_examples=25, deadline=None)
+@given(sims=st.integers(0, 150), k=st.integers(2, 4), prior=st.integers(0, 3), halving=st.booleans())
+def test_a_search_keeps_its_playout_budget_and_answers_an_option(
+    sims: int, k: int, prior: int, halving: bool
+) -> None:
+    options = ["draw", "R0", "R5", "RS"][:k]
+    counts: list[int] = [0]
+    playout = SEARCH.playout
+
+    def counting(*args: Any) -> float:
+        counts[0] += 1
+        return float(playout(*args))
+
+    bot = SEARCH.SearchBot(sims=sims)
+    bot.halving = halving
+    SEARCH.playout = counting
+    try:
+        chosen = bot.search(THREE_REDS, options, 0, None, prior=prior % k)
+    finally:
+        SEARCH.playout = playout
+    assert chosen in options
+    # At least MIN_ROUNDS rounds of every option, and with halving a round of each later phase, which
+    # plays the challengers left (half the phase before's, rounded up) and the policy's choice.
+    floor, challengers = SEARCH.MIN_ROUNDS * k, k - 1
+    while halving and challengers > 1:
+        challengers = (challengers + 1) // 2
+        floor += challengers + 1
+    assert counts[0] <= max(sims, floor)
+
+
 @pytest.mark.parametrize(
     ("name", "searches", "by_points"),
     [
