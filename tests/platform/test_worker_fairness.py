@@ -72,7 +72,15 @@ def test_a_flood_leaves_the_ladder_and_another_users_challenge_served(
         api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
         challenge = {"ruleset": "classic-single", "bot": "flood0", "opponents": ["flood1"], "rated": False}
         answers = [api.post("/api/challenges/", challenge, format="json").status_code for _ in range(12)]
-        assert answers == [201] * 10 + [429] * 2
+        # The quota counts challenges queued or running: one the worker finished during the posts frees
+        # a place (on a loaded machine the posts are slow enough for that), so each finished one (counted
+        # after the posts: an upper bound) may turn a 429 into a 201, and never more.
+        finished = Match.objects.filter(created_by=owner, origin=Origin.CHALLENGE).exclude(
+            status__in=(MatchStatus.QUEUED, MatchStatus.RUNNING)
+        )
+        assert answers[:10] == [201] * 10
+        assert set(answers[10:]) <= {201, 429}
+        assert answers.count(201) - 10 <= finished.count(), answers
         uploads = [
             api.post(
                 f"/api/bots/{flooder[0].pk}/versions/",
