@@ -44,11 +44,16 @@ ORACLES = {
 """The diagnostics of ``bench/bots/oracle_search.py`` (``NAME:playouts``), each with what it is."""
 
 
+def switch(text: str) -> bool:
+    """A setting's on/off value: ``1``, ``true`` or ``on`` is on."""
+    return text in ("1", "true", "on")
+
+
 SEARCH_SETTINGS: dict[str, Callable[[str], Any]] = {
     "endgame": int,
     "confidence": float,
-    "opponent_model": lambda text: text in ("1", "true", "on"),
-    "halving": lambda text: text in ("1", "true", "on"),
+    "opponent_model": switch,
+    "halving": switch,
 }
 """The search bot's attributes a benchmark may set (``search:30,endgame=5``), each with its parser."""
 
